@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { RunOperationSchema } from './run-operation';
+import { TimestampSchema } from './timestamp';
+
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const TERMINAL_RUN_STATUSES = ['completed', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
+
+export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/**
+ * Failure codes name *who owned the failure*. A lost compare-and-set of the lifecycle is
+ * `storage_conflict`, never `provider_failure`.
+ */
+export const FAILURE_CODES = [
+  'provider_failure',
+  'storage_conflict',
+  'tool_failure',
+  'compaction_failure',
+  'ownership_lost',
+  'internal',
+] as const;
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+export const RunIdSchema = z
+  .string()
+  .min(1, 'must be a non-empty string')
+  .max(200, 'must be at most 200 characters')
+  .regex(/^[A-Za-z0-9._~:-]+$/, 'may only contain letters, digits and . _ ~ : -');
+
+/**
+ * A failure carries a code and optionally the operation it belongs to — never free text:
+ * provider error text can hold prompts, keys or PII and stays in server logs.
+ */
+export const RunFailureSchema = z.strictObject({
+  code: z.enum(FAILURE_CODES),
+  operationId: z.string().min(1).optional(),
+});
+export type RunFailure = z.infer<typeof RunFailureSchema>;
+
+const Revision = z.number().int('must be an integer').min(0, 'must be zero or more');
+
+/** The snapshot record of one run. */
+export const AgentRunSchema = z
+  .strictObject({
+    id: RunIdSchema,
+    status: z.enum(RUN_STATUSES),
+    owner: z.string().min(1).nullable(),
+    /** +1 on every acquisition. */
+    fencingToken: Revision,
+    /** +1 on every successful mutation: the run's causal clock. */
+    revision: Revision,
+    lastOperation: RunOperationSchema.nullable(),
+    failure: RunFailureSchema.nullable(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .superRefine((run, context) => {
+    if (run.status === 'failed' && run.failure === null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['failure'],
+        message: 'is required on a failed run',
+      });
+    }
+    if (run.status !== 'failed' && run.failure !== null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['failure'],
+        message: 'is only allowed on a failed run',
+      });
+    }
+  });
+
+export type AgentRun = z.infer<typeof AgentRunSchema>;

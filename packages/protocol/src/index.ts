@@ -1,0 +1,76 @@
+export type {
+  AgentRun,
+  FailureCode,
+  RunFailure,
+  RunStatus,
+  TerminalRunStatus,
+} from './agent-run';
+export {
+  AgentRunSchema,
+  FAILURE_CODES,
+  isTerminalStatus,
+  RUN_STATUSES,
+  RunFailureSchema,
+  RunIdSchema,
+  TERMINAL_RUN_STATUSES,
+} from './agent-run';
+export type { AssistantCheckpoint } from './assistant-checkpoint';
+export { AssistantCheckpointSchema } from './assistant-checkpoint';
+export type {
+  AssistantCheckpointEvent,
+  DurableRunEvent,
+  RunDeltaEvent,
+  RunEvent,
+  RunOperationEvent,
+  RunStatusChange,
+  RunStatusEvent,
+} from './run-event';
+export {
+  AssistantCheckpointEventSchema,
+  DurableRunEventSchema,
+  isDurableEvent,
+  RUN_STATUS_CHANGES,
+  RunDeltaEventSchema,
+  RunEventSchema,
+  RunOperationEventSchema,
+  RunStatusEventSchema,
+} from './run-event';
+export type {
+  CompactionOutcome,
+  OperationKind,
+  OperationPhase,
+  RunOperation,
+  TerminalOperationPhase,
+} from './run-operation';
+export {
+  COMPACTION_OUTCOMES,
+  isTerminalPhase,
+  OPERATION_KINDS,
+  OPERATION_PHASES,
+  operationIdNamesStep,
+  phaseRank,
+  RunOperationSchema,
+  TERMINAL_OPERATION_PHASES,
+} from './run-operation';
+export type { RunSnapshot } from './run-snapshot';
+export { RunSnapshotSchema } from './run-snapshot';
+export type { Timestamp } from './timestamp';
+export { TimestampSchema } from './timestamp';
+export type { UIMessage, UIMessageChunk } from './ui-message';
+export { UIMessageChunkSchema, UIMessageSchema } from './ui-message';
+export type { ProtocolIssue, SafeParseResult } from './validation';
+export {
+  ProtocolValidationError,
+  parseAgentRun,
+  parseAssistantCheckpoint,
+  parseDurableRunEvent,
+  parseRunEvent,
+  parseRunOperation,
+  parseRunSnapshot,
+  safeParseAgentRun,
+  safeParseAssistantCheckpoint,
+  safeParseDurableRunEvent,
+  safeParseRunEvent,
+  safeParseRunOperation,
+  safeParseRunSnapshot,
+} from './validation';

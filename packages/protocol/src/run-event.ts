@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { RUN_STATUSES, RunFailureSchema, RunIdSchema } from './agent-run';
+import { AssistantCheckpointSchema } from './assistant-checkpoint';
+import { RunOperationSchema } from './run-operation';
+import { TimestampSchema } from './timestamp';
+import { UIMessageChunkSchema } from './ui-message';
+
+const Revision = z.number().int('must be an integer').min(1, 'must be 1 or more');
+
+/** Fields every durable event carries: the run's new revision and when it was committed. */
+const durable = {
+  runId: RunIdSchema,
+  revision: Revision,
+  at: TimestampSchema,
+};
+
+/** `lastOperation` was replaced by `operation`. */
+export const RunOperationEventSchema = z.strictObject({
+  type: z.literal('run-operation'),
+  ...durable,
+  operation: RunOperationSchema,
+});
+
+/** The assistant message was checkpointed; `checkpoint.revision` equals the event revision. */
+export const AssistantCheckpointEventSchema = z
+  .strictObject({
+    type: z.literal('assistant-checkpoint'),
+    ...durable,
+    checkpoint: AssistantCheckpointSchema,
+  })
+  .refine((event) => event.checkpoint.revision === event.revision, {
+    path: ['checkpoint', 'revision'],
+    message: 'must equal the event revision',
+  });
+
+export const RUN_STATUS_CHANGES = [
+  'created',
+  'acquired',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type RunStatusChange = (typeof RUN_STATUS_CHANGES)[number];
+
+/** The run was created, acquired (a lease, a new fencing token) or ended. */
+export const RunStatusEventSchema = z.strictObject({
+  type: z.literal('run-status'),
+  ...durable,
+  change: z.enum(RUN_STATUS_CHANGES),
+  status: z.enum(RUN_STATUSES),
+  owner: z.string().min(1).nullable(),
+  fencingToken: z.number().int().min(0),
+  failure: RunFailureSchema.nullable(),
+});
+
+/**
+ * A live stream delta, published individually and not stored durably. It builds on the
+ * assistant checkpoint written at `baseRevision` (0: no checkpoint yet) and `seq` counts the
+ * deltas since that checkpoint, from 1.
+ */
+export const RunDeltaEventSchema = z.strictObject({
+  type: z.literal('run-delta'),
+  runId: RunIdSchema,
+  baseRevision: z.number().int('must be an integer').min(0, 'must be zero or more'),
+  seq: z.number().int('must be an integer').min(1, 'must be 1 or more'),
+  chunk: UIMessageChunkSchema,
+});
+
+export const DurableRunEventSchema = z.discriminatedUnion('type', [
+  RunOperationEventSchema,
+  AssistantCheckpointEventSchema,
+  RunStatusEventSchema,
+]);
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  RunOperationEventSchema,
+  AssistantCheckpointEventSchema,
+  RunStatusEventSchema,
+  RunDeltaEventSchema,
+]);
+
+export type RunOperationEvent = z.infer<typeof RunOperationEventSchema>;
+export type AssistantCheckpointEvent = z.infer<typeof AssistantCheckpointEventSchema>;
+export type RunStatusEvent = z.infer<typeof RunStatusEventSchema>;
+export type RunDeltaEvent = z.infer<typeof RunDeltaEventSchema>;
+export type DurableRunEvent = z.infer<typeof DurableRunEventSchema>;
+export type RunEvent = z.infer<typeof RunEventSchema>;
+
+export function isDurableEvent(event: RunEvent): event is DurableRunEvent {
+  return event.type !== 'run-delta';
+}

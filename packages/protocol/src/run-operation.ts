@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { TimestampSchema } from './timestamp';
+
+/**
+ * The phase machine of one operation (ADR 0174):
+ *
+ * ```
+ *   started ──► first-output ──► completed | failed | cancelled     (model-request)
+ *      └───────────────────────► completed | failed | cancelled     (both kinds)
+ * ```
+ *
+ * Compaction never has `first-output`. A phase only moves forward; `startedAt` is the
+ * original observation of `started` and is carried unchanged through every later phase.
+ */
+export const OPERATION_KINDS = ['model-request', 'compaction'] as const;
+export const OPERATION_PHASES = [
+  'started',
+  'first-output',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export const TERMINAL_OPERATION_PHASES = ['completed', 'failed', 'cancelled'] as const;
+export const COMPACTION_OUTCOMES = ['compacted', 'not_needed'] as const;
+
+export type OperationKind = (typeof OPERATION_KINDS)[number];
+export type OperationPhase = (typeof OPERATION_PHASES)[number];
+export type TerminalOperationPhase = (typeof TERMINAL_OPERATION_PHASES)[number];
+export type CompactionOutcome = (typeof COMPACTION_OUTCOMES)[number];
+
+export function isTerminalPhase(phase: OperationPhase): phase is TerminalOperationPhase {
+  return phase === 'completed' || phase === 'failed' || phase === 'cancelled';
+}
+
+/** Rank of a phase in the forward-only machine; all terminal phases share the last rank. */
+export function phaseRank(phase: OperationPhase): number {
+  return phase === 'started' ? 0 : phase === 'first-output' ? 1 : 2;
+}
+
+/** True when an operation id names its zero-based step as the token `step-<n>`. */
+export function operationIdNamesStep(id: string, step: number): boolean {
+  return new RegExp(`(^|[^0-9A-Za-z])step-${step}($|[^0-9A-Za-z])`).test(id);
+}
+
+const OperationIdSchema = z
+  .string()
+  .min(1, 'must be a non-empty string')
+  .max(256, 'must be at most 256 characters');
+
+const BaseOperationSchema = z.strictObject({
+  id: OperationIdSchema,
+  kind: z.enum(OPERATION_KINDS),
+  phase: z.enum(OPERATION_PHASES),
+  step: z.number().int('must be an integer').min(0, 'must be zero or more').optional(),
+  startedAt: TimestampSchema,
+  firstOutputAt: TimestampSchema.optional(),
+  endedAt: TimestampSchema.optional(),
+  outcome: z.enum(COMPACTION_OUTCOMES).optional(),
+});
+
+/**
+ * `lastOperation`: the one durable current/last operation of a run.
+ *
+ * Phase rules are schema rules; timestamps are validated for form and presence per phase,
+ * never for order.
+ */
+export const RunOperationSchema = BaseOperationSchema.superRefine((operation, context) => {
+  const issue = (path: string, message: string) =>
+    context.addIssue({ code: 'custom', path: [path], message });
+  const terminal = isTerminalPhase(operation.phase);
+
+  if (operation.kind === 'model-request') {
+    if (operation.step === undefined) {
+      issue('step', 'is required on a model-request operation');
+    } else if (!operationIdNamesStep(operation.id, operation.step)) {
+      issue('id', `must contain the zero-based step as the token "step-${operation.step}"`);
+    }
+    if (operation.outcome !== undefined) {
+      issue('outcome', 'is only allowed on a compaction operation');
+    }
+  } else {
+    if (operation.phase === 'first-output') {
+      issue('phase', 'first-output is not a phase of a compaction operation');
+    }
+    if (operation.firstOutputAt !== undefined) {
+      issue('firstOutputAt', 'is not allowed on a compaction operation');
+    }
+    if (operation.phase === 'completed' && operation.outcome === undefined) {
+      issue('outcome', 'is required on a completed compaction (compacted or not_needed)');
+    }
+    if (operation.phase !== 'completed' && operation.outcome !== undefined) {
+      issue('outcome', 'is only allowed on a completed compaction');
+    }
+  }
+
+  if (operation.phase === 'first-output' && operation.firstOutputAt === undefined) {
+    issue('firstOutputAt', 'is required in phase first-output');
+  }
+  if (operation.phase === 'started' && operation.firstOutputAt !== undefined) {
+    issue('firstOutputAt', 'is not allowed in phase started');
+  }
+  if (terminal && operation.endedAt === undefined) {
+    issue('endedAt', `is required in the terminal phase ${operation.phase}`);
+  }
+  if (!terminal && operation.endedAt !== undefined) {
+    issue('endedAt', `is not allowed in the non-terminal phase ${operation.phase}`);
+  }
+});
+
+export type RunOperation = z.infer<typeof RunOperationSchema>;

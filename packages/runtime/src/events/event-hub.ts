@@ -1,0 +1,95 @@
+import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
+
+export type RunEventListener = (event: RunEvent) => void;
+
+/**
+ * Where a process's run events can be followed: durable and live events of each run, in the
+ * order they were published, plus the live deltas buffered since the run's last checkpoint
+ * (so a reload mid-stream shows the text so far at once).
+ */
+export interface RunEventSource {
+  /** Every event published for `runId` from now on, in order. Returns the unsubscribe. */
+  subscribe(runId: string, listener: RunEventListener): () => void;
+  /** Live deltas since the run's last assistant checkpoint, in `seq` order (empty if none). */
+  liveDeltas(runId: string): readonly RunDeltaEvent[];
+}
+
+interface Channel {
+  listeners: Set<RunEventListener>;
+  deltas: RunDeltaEvent[];
+}
+
+/**
+ * The in-process publish/subscribe hub of the runtime. A listener that throws is isolated:
+ * the others still receive the event, and the error goes to `onListenerError`.
+ */
+export class RunEventHub implements RunEventSource {
+  readonly #channels = new Map<string, Channel>();
+  readonly #onListenerError: (error: unknown) => void;
+
+  constructor(options: { onListenerError?: (error: unknown) => void } = {}) {
+    this.#onListenerError = options.onListenerError ?? (() => {});
+  }
+
+  publish(event: RunEvent): void {
+    const channel = this.#channels.get(event.runId);
+    if (event.type === 'run-delta') {
+      const target = channel ?? this.#open(event.runId);
+      const first = target.deltas[0];
+      // A delta on a newer base starts a new buffer; the old base's deltas are in its checkpoint.
+      if (first && first.baseRevision !== event.baseRevision) target.deltas = [];
+      target.deltas.push(event);
+    } else if (channel && (event.type === 'assistant-checkpoint' || event.type === 'run-status')) {
+      // A checkpoint holds every delta before it; a terminal run streams no more.
+      if (event.type === 'assistant-checkpoint' || event.change !== 'acquired') channel.deltas = [];
+    }
+    if (!channel) return;
+    for (const listener of [...channel.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
+    }
+    this.#closeIfIdle(event.runId);
+  }
+
+  subscribe(runId: string, listener: RunEventListener): () => void {
+    const channel = this.#channels.get(runId) ?? this.#open(runId);
+    channel.listeners.add(listener);
+    return () => {
+      channel.listeners.delete(listener);
+      this.#closeIfIdle(runId);
+    };
+  }
+
+  liveDeltas(runId: string): readonly RunDeltaEvent[] {
+    return this.#channels.get(runId)?.deltas ?? [];
+  }
+
+  /** Drops the run's delta buffer (its execution ended in this process). */
+  endRun(runId: string): void {
+    const channel = this.#channels.get(runId);
+    if (!channel) return;
+    channel.deltas = [];
+    this.#closeIfIdle(runId);
+  }
+
+  /** Listeners currently subscribed to `runId` (to prove none leak). */
+  listenerCount(runId: string): number {
+    return this.#channels.get(runId)?.listeners.size ?? 0;
+  }
+
+  #open(runId: string): Channel {
+    const channel: Channel = { listeners: new Set(), deltas: [] };
+    this.#channels.set(runId, channel);
+    return channel;
+  }
+
+  #closeIfIdle(runId: string): void {
+    const channel = this.#channels.get(runId);
+    if (channel && channel.listeners.size === 0 && channel.deltas.length === 0) {
+      this.#channels.delete(runId);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+export type { FencingReason } from './errors/fencing-error';
+export { FencingError } from './errors/fencing-error';
+export type { TransitionRule } from './errors/invalid-transition-error';
+export { InvalidTransitionError } from './errors/invalid-transition-error';
+export { RunNotFoundError } from './errors/run-not-found-error';
+export { RunlightError } from './errors/runlight-error';
+export { StoreConflictError } from './errors/store-conflict-error';
+export { StoreRecordError } from './errors/store-record-error';
+export type { RunEventListener, RunEventSource } from './events/event-hub';
+export { RunEventHub } from './events/event-hub';
+export type { AgentRuntimeStore, AgentRuntimeStoreOptions } from './store/agent-runtime-store';
+export { createAgentRuntimeStore } from './store/agent-runtime-store';
+export type { AgentRuntimeDriver } from './store/driver';
+export { createMemoryDriver } from './store/memory-driver';
+export type { OwnedRunOptions } from './store/owned-run';
+export { OwnedRun } from './store/owned-run';
+export type { OwnerGuard, TerminalCommit, TerminalResult } from './store/reducer';
+export {
+  reduceAcquireRun,
+  reduceCommitTerminal,
+  reduceCreateRun,
+  reduceRecordRunOperation,
+  reduceSaveAssistantCheckpoint,
+} from './store/reducer';
+export { RunMutationQueue } from './store/run-mutation-queue';
+export type { Lease, Mutation, StoredRun } from './store/stored-run';
+export { LeaseSchema, StoredRunSchema } from './store/stored-run';

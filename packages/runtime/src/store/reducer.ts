@@ -1,0 +1,312 @@
+import {
+  type AgentRun,
+  isTerminalPhase,
+  isTerminalStatus,
+  parseRunOperation,
+  phaseRank,
+  type RunFailure,
+  type RunOperation,
+  type UIMessage,
+} from '@runlight/protocol';
+import { FencingError } from '../errors/fencing-error';
+import { InvalidTransitionError } from '../errors/invalid-transition-error';
+import { StoreConflictError } from '../errors/store-conflict-error';
+import type { Mutation, StoredRun } from './stored-run';
+
+/**
+ * The reference reducer: one pure function per mutation kind. Each validates owner, fencing
+ * token, revision and the state machine, and returns the next record with exactly one durable
+ * event carrying `revision + 1` — or throws a typed error and changes nothing.
+ *
+ * Drivers built through `createAgentRuntimeStore` get these rules for free.
+ */
+
+/** What every owned mutation names: who writes, under which token, on top of which revision. */
+export interface OwnerGuard {
+  owner: string;
+  fencingToken: number;
+  expectedRevision: number;
+}
+
+export type TerminalCommit =
+  | { status: 'completed' }
+  | { status: 'cancelled' }
+  | { status: 'failed'; failure: RunFailure };
+
+export type TerminalResult = Mutation | { duplicate: StoredRun };
+
+const iso = (now: Date) => now.toISOString();
+
+function leaseUntil(now: Date, leaseMs: number): string {
+  return new Date(now.getTime() + leaseMs).toISOString();
+}
+
+/** Applies `change` to the run, bumps the revision by one and renews the owner's lease. */
+function advance(record: StoredRun, now: Date, change: Partial<AgentRun>): StoredRun {
+  const run: AgentRun = {
+    ...record.run,
+    ...change,
+    revision: record.run.revision + 1,
+    updatedAt: iso(now),
+  };
+  const lease =
+    record.lease && run.owner === record.lease.owner && !isTerminalStatus(run.status)
+      ? { ...record.lease, expiresAt: leaseUntil(now, record.lease.leaseMs) }
+      : record.lease;
+  return { ...record, run, lease: isTerminalStatus(run.status) ? null : lease };
+}
+
+function checkGuard(record: StoredRun, guard: OwnerGuard): void {
+  const { run } = record;
+  if (run.owner !== guard.owner || run.fencingToken !== guard.fencingToken) {
+    throw new FencingError(
+      run.id,
+      run.owner !== guard.owner ? 'owner-mismatch' : 'stale-fencing-token',
+      {
+        owner: guard.owner,
+        fencingToken: guard.fencingToken,
+        currentOwner: run.owner,
+        currentFencingToken: run.fencingToken,
+      },
+    );
+  }
+  if (run.revision !== guard.expectedRevision) {
+    throw new StoreConflictError(run.id, guard.expectedRevision, run.revision);
+  }
+}
+
+function checkRunning(record: StoredRun): void {
+  const { run } = record;
+  if (isTerminalStatus(run.status)) {
+    throw new InvalidTransitionError(run.id, 'run-ended', `the run already ended ${run.status}`);
+  }
+  if (run.status !== 'running') {
+    throw new InvalidTransitionError(run.id, 'run-not-acquired', 'the run has not been acquired');
+  }
+}
+
+function statusEvent(
+  run: AgentRun,
+  change: 'created' | 'acquired' | 'completed' | 'failed' | 'cancelled',
+): Mutation['event'] {
+  return {
+    type: 'run-status',
+    runId: run.id,
+    revision: run.revision,
+    at: run.updatedAt,
+    change,
+    status: run.status,
+    owner: run.owner,
+    fencingToken: run.fencingToken,
+    failure: run.failure,
+  };
+}
+
+export function reduceCreateRun(
+  existing: StoredRun | null,
+  input: { runId: string },
+  now: Date,
+): Mutation {
+  if (existing) {
+    throw new InvalidTransitionError(input.runId, 'run-exists', 'a run with this id exists');
+  }
+  const run: AgentRun = {
+    id: input.runId,
+    status: 'queued',
+    owner: null,
+    fencingToken: 0,
+    revision: 1,
+    lastOperation: null,
+    failure: null,
+    createdAt: iso(now),
+    updatedAt: iso(now),
+  };
+  return {
+    record: { run, assistant: null, lease: null, operationIds: [] },
+    event: statusEvent(run, 'created'),
+  };
+}
+
+/**
+ * Grants `owner` a lease and a new fencing token. Another owner acquires only after the
+ * current lease expired; the same owner may re-acquire at any time (a new token fences its
+ * own older executions too).
+ */
+export function reduceAcquireRun(
+  record: StoredRun,
+  input: { owner: string; leaseMs: number },
+  now: Date,
+): Mutation {
+  const { run, lease } = record;
+  if (isTerminalStatus(run.status)) {
+    throw new InvalidTransitionError(run.id, 'run-ended', `the run already ended ${run.status}`);
+  }
+  if (lease && lease.owner !== input.owner && Date.parse(lease.expiresAt) > now.getTime()) {
+    throw new FencingError(run.id, 'lease-held', {
+      owner: input.owner,
+      currentOwner: run.owner,
+      currentFencingToken: run.fencingToken,
+    });
+  }
+  const next = advance(record, now, {
+    status: 'running',
+    owner: input.owner,
+    fencingToken: run.fencingToken + 1,
+  });
+  next.lease = {
+    owner: input.owner,
+    leaseMs: input.leaseMs,
+    expiresAt: leaseUntil(now, input.leaseMs),
+  };
+  return { record: next, event: statusEvent(next.run, 'acquired') };
+}
+
+/**
+ * Replaces `lastOperation`. A new operation (a new id) starts in phase `started`, only when
+ * the previous one is terminal or there is none, and never reuses an id of this run. An update
+ * names the current id, keeps kind, step, `startedAt` (and `firstOutputAt` once set) and moves
+ * the phase strictly forward.
+ */
+export function reduceRecordRunOperation(
+  record: StoredRun,
+  guard: OwnerGuard,
+  input: RunOperation,
+  now: Date,
+): Mutation {
+  const operation = parseRunOperation(input);
+  checkGuard(record, guard);
+  checkRunning(record);
+  const runId = record.run.id;
+  const current = record.run.lastOperation;
+  const fail = (rule: ConstructorParameters<typeof InvalidTransitionError>[1], detail: string) => {
+    throw new InvalidTransitionError(runId, rule, detail);
+  };
+
+  let operationIds = record.operationIds;
+  if (current === null || current.id !== operation.id) {
+    if (current !== null && !isTerminalPhase(current.phase)) {
+      fail('operation-in-flight', `operation ${current.id} is still ${current.phase}`);
+    }
+    if (record.operationIds.includes(operation.id)) {
+      fail('operation-id-reused', `operation id ${operation.id} was used before in this run`);
+    }
+    if (operation.phase !== 'started') {
+      fail('operation-must-start', `a new operation must be recorded as started first`);
+    }
+    operationIds = [...record.operationIds, operation.id];
+  } else {
+    if (current.kind !== operation.kind || current.step !== operation.step) {
+      fail('operation-identity-changed', `operation ${current.id} changed its kind or step`);
+    }
+    if (current.startedAt !== operation.startedAt) {
+      fail('started-at-changed', `startedAt of ${current.id} must be carried unchanged`);
+    }
+    if (current.firstOutputAt !== undefined && current.firstOutputAt !== operation.firstOutputAt) {
+      fail('first-output-at-changed', `firstOutputAt of ${current.id} must be carried unchanged`);
+    }
+    if (phaseRank(operation.phase) <= phaseRank(current.phase)) {
+      fail(
+        'phase-not-forward',
+        `${current.id} cannot move from ${current.phase} to ${operation.phase}`,
+      );
+    }
+  }
+
+  const next = advance(record, now, { lastOperation: operation });
+  next.operationIds = operationIds;
+  return {
+    record: next,
+    event: {
+      type: 'run-operation',
+      runId,
+      revision: next.run.revision,
+      at: next.run.updatedAt,
+      operation,
+    },
+  };
+}
+
+/** Stores this run's assistant message (never the whole conversation) at the new revision. */
+export function reduceSaveAssistantCheckpoint(
+  record: StoredRun,
+  guard: OwnerGuard,
+  message: UIMessage,
+  now: Date,
+): Mutation {
+  checkGuard(record, guard);
+  checkRunning(record);
+  const runId = record.run.id;
+  if (message.role !== 'assistant') {
+    throw new InvalidTransitionError(
+      runId,
+      'message-not-assistant',
+      'a checkpoint holds the assistant message',
+    );
+  }
+  if (record.assistant && record.assistant.message.id !== message.id) {
+    throw new InvalidTransitionError(
+      runId,
+      'message-id-changed',
+      `the run's assistant message is ${record.assistant.message.id}, not ${message.id}`,
+    );
+  }
+  const next = advance(record, now, {});
+  next.assistant = { message, revision: next.run.revision };
+  return {
+    record: next,
+    event: {
+      type: 'assistant-checkpoint',
+      runId,
+      revision: next.run.revision,
+      at: next.run.updatedAt,
+      checkpoint: next.assistant,
+    },
+  };
+}
+
+function sameTerminal(run: AgentRun, terminal: TerminalCommit): boolean {
+  if (run.status !== terminal.status) return false;
+  if (terminal.status !== 'failed') return true;
+  return (
+    run.failure?.code === terminal.failure.code &&
+    run.failure?.operationId === terminal.failure.operationId
+  );
+}
+
+/**
+ * Ends the run. Idempotent: the same terminal commit repeated by the same owner returns the
+ * stored record and appends no second event, whatever revision it names, so a caller may
+ * retry it a bounded number of times. A different terminal after a terminal is rejected.
+ */
+export function reduceCommitTerminal(
+  record: StoredRun,
+  guard: OwnerGuard,
+  terminal: TerminalCommit,
+  now: Date,
+): TerminalResult {
+  const { run } = record;
+  if (isTerminalStatus(run.status)) {
+    checkGuard(record, { ...guard, expectedRevision: run.revision });
+    if (sameTerminal(run, terminal)) return { duplicate: record };
+    throw new InvalidTransitionError(
+      run.id,
+      'terminal-differs',
+      `the run already ended ${run.status}`,
+    );
+  }
+  checkGuard(record, guard);
+  checkRunning(record);
+  const current = run.lastOperation;
+  if (current && !isTerminalPhase(current.phase)) {
+    throw new InvalidTransitionError(
+      run.id,
+      'operation-in-flight',
+      `operation ${current.id} is still ${current.phase}; record its terminal phase first`,
+    );
+  }
+  const next = advance(record, now, {
+    status: terminal.status,
+    failure: terminal.status === 'failed' ? { ...terminal.failure } : null,
+  });
+  return { record: next, event: statusEvent(next.run, terminal.status) };
+}

@@ -1,0 +1,2 @@
+export type { LatencyOptions } from './with-latency';
+export { seededRandom, withLatency } from './with-latency';
