@@ -8,6 +8,7 @@ export { StoreConflictError } from './errors/store-conflict-error';
 export { StoreRecordError } from './errors/store-record-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
+export type { RunEventBus } from './events/run-event-bus';
 export type { AgentRuntimeStore, AgentRuntimeStoreOptions } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { AgentRuntimeDriver } from './store/driver';

@@ -1,4 +1,5 @@
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
+import type { RunEventBus } from './run-event-bus';
 
 export type RunEventListener = (event: RunEvent) => void;
 
@@ -23,7 +24,7 @@ interface Channel {
  * The in-process publish/subscribe hub of the runtime. A listener that throws is isolated:
  * the others still receive the event, and the error goes to `onListenerError`.
  */
-export class RunEventHub implements RunEventSource {
+export class RunEventHub implements RunEventBus {
   readonly #channels = new Map<string, Channel>();
   readonly #onListenerError: (error: unknown) => void;
 
