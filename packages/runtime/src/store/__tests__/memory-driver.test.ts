@@ -1,0 +1,23 @@
+import { describeDriverConformance } from '@runlight/test-utils';
+import type { AgentRuntimeDriver } from '../driver';
+import { createMemoryDriver } from '../memory-driver';
+
+/** The memory driver, with a back door that stores a raw (possibly corrupt) record. */
+function corruptibleMemoryDriver() {
+  const inner = createMemoryDriver();
+  const raw = new Map<string, unknown>();
+  const driver: AgentRuntimeDriver = {
+    load: async (runId) => (raw.has(runId) ? structuredClone(raw.get(runId)) : inner.load(runId)),
+    compareAndSet: (runId, expected, next, events) =>
+      raw.has(runId) ? Promise.resolve(false) : inner.compareAndSet(runId, expected, next, events),
+    readEvents: (runId, after) => inner.readEvents(runId, after),
+  };
+  return {
+    driver,
+    corrupt: async (runId: string, record: unknown) => {
+      raw.set(runId, record);
+    },
+  };
+}
+
+describeDriverConformance('memory', async () => corruptibleMemoryDriver());

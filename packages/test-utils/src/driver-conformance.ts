@@ -1,0 +1,214 @@
+import {
+  type AgentRuntimeDriver,
+  type AgentRuntimeStore,
+  createAgentRuntimeStore,
+  FencingError,
+  InvalidTransitionError,
+  RunNotFoundError,
+  StoreConflictError,
+  StoreRecordError,
+} from '@runlight/runtime';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistantMessage, manualClock, modelRequest } from './fixtures';
+
+export interface ConformanceTarget {
+  driver: AgentRuntimeDriver;
+  /** Writes a raw record for `runId` behind the store's back (to test corrupt records). */
+  corrupt: (runId: string, record: unknown) => Promise<void>;
+  close?: () => Promise<void>;
+}
+
+/**
+ * The behaviour every `AgentRuntimeDriver` must show through `createAgentRuntimeStore`: the
+ * memory driver, PGlite and a PostgreSQL server all run this same suite.
+ */
+export function describeDriverConformance(
+  name: string,
+  makeTarget: () => Promise<ConformanceTarget>,
+): void {
+  describe(`driver conformance: ${name}`, () => {
+    let target: ConformanceTarget;
+    let store: AgentRuntimeStore;
+    let clock: ReturnType<typeof manualClock>;
+    let runSeq = 0;
+    const runId = () => `conformance-${Date.now().toString(36)}-${runSeq++}`;
+
+    beforeEach(async () => {
+      target = await makeTarget();
+      clock = manualClock();
+      store = createAgentRuntimeStore(target.driver, { now: clock.now });
+    });
+    afterEach(async () => {
+      await target.close?.();
+    });
+
+    async function acquired(id = runId(), owner = 'owner-a') {
+      await store.createRun({ runId: id });
+      const run = await store.acquireRun(id, { owner, leaseMs: 1_000 });
+      return {
+        id,
+        run,
+        guard: { owner, fencingToken: run.fencingToken, expectedRevision: run.revision },
+      };
+    }
+
+    it('creates a run at revision 1 with one run-status event', async () => {
+      const id = runId();
+      const run = await store.createRun({ runId: id });
+      expect(run).toMatchObject({
+        id,
+        status: 'queued',
+        revision: 1,
+        fencingToken: 0,
+        owner: null,
+      });
+      const events = await store.readEvents(id);
+      expect(events).toEqual([
+        expect.objectContaining({ type: 'run-status', change: 'created', revision: 1 }),
+      ]);
+    });
+
+    it('rejects a second create of the same id and keeps the first', async () => {
+      const id = runId();
+      await store.createRun({ runId: id });
+      await expect(store.createRun({ runId: id })).rejects.toSatisfy(
+        InvalidTransitionError.isInstance,
+      );
+      expect((await store.readEvents(id)).length).toBe(1);
+    });
+
+    it('bumps revision by one and appends one event per successful mutation, replayable in order', async () => {
+      const { id, guard } = await acquired();
+      let run = await store.recordRunOperation(id, guard, modelRequest(0));
+      run = await store.saveAssistantCheckpoint(
+        id,
+        { ...guard, expectedRevision: run.revision },
+        assistantMessage('hi'),
+      );
+      run = await store.recordRunOperation(
+        id,
+        { ...guard, expectedRevision: run.revision },
+        modelRequest(0, 'completed'),
+      );
+      run = await store.commitTerminal(
+        id,
+        { ...guard, expectedRevision: run.revision },
+        { status: 'completed' },
+      );
+      expect(run.revision).toBe(6);
+      const events = await store.readEvents(id);
+      expect(events.map((event) => event.revision)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(events.map((event) => event.type)).toEqual([
+        'run-status',
+        'run-status',
+        'run-operation',
+        'assistant-checkpoint',
+        'run-operation',
+        'run-status',
+      ]);
+      expect((await store.readEvents(id, { afterRevision: 4 })).map((e) => e.revision)).toEqual([
+        5, 6,
+      ]);
+      expect(await store.readEvents(id, { afterRevision: 6 })).toEqual([]);
+      const snapshot = await store.getSnapshot(id);
+      expect(snapshot.revision).toBe(6);
+      expect(snapshot.assistant?.revision).toBe(4);
+      expect(snapshot.assistant?.message).toEqual(assistantMessage('hi'));
+    });
+
+    it('fails a stale revision with StoreConflictError and stores nothing', async () => {
+      const { id, guard } = await acquired();
+      await store.recordRunOperation(id, guard, modelRequest(0));
+      const before = await store.getSnapshot(id);
+      await expect(
+        store.saveAssistantCheckpoint(id, guard, assistantMessage('late')),
+      ).rejects.toSatisfy(StoreConflictError.isInstance);
+      expect(await store.getSnapshot(id)).toEqual(before);
+      expect((await store.readEvents(id)).length).toBe(3);
+    });
+
+    it('fences the old owner after a second owner acquires an expired lease', async () => {
+      const { id, guard } = await acquired();
+      await expect(store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
+        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
+      );
+      clock.advance(1_001);
+      const taken = await store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 });
+      expect(taken).toMatchObject({ owner: 'owner-b', fencingToken: guard.fencingToken + 1 });
+      const before = await store.getSnapshot(id);
+      const stale = { ...guard, expectedRevision: taken.revision };
+      await expect(store.recordRunOperation(id, stale, modelRequest(0))).rejects.toSatisfy(
+        FencingError.isInstance,
+      );
+      await expect(
+        store.saveAssistantCheckpoint(id, stale, assistantMessage('x')),
+      ).rejects.toSatisfy(FencingError.isInstance);
+      await expect(store.commitTerminal(id, stale, { status: 'completed' })).rejects.toSatisfy(
+        FencingError.isInstance,
+      );
+      expect(await store.getSnapshot(id)).toEqual(before);
+      expect((await store.readEvents(id)).length).toBe(before.revision);
+    });
+
+    it('recognises a repeated terminal commit as a duplicate and appends nothing', async () => {
+      const { id, guard } = await acquired();
+      const ended = await store.commitTerminal(id, guard, { status: 'cancelled' });
+      const again = await store.commitTerminal(id, guard, { status: 'cancelled' });
+      expect(again).toEqual(ended);
+      expect((await store.readEvents(id)).length).toBe(ended.revision);
+      await expect(
+        store.commitTerminal(
+          id,
+          { ...guard, expectedRevision: ended.revision },
+          { status: 'completed' },
+        ),
+      ).rejects.toSatisfy(InvalidTransitionError.isInstance);
+    });
+
+    it('returns copies: mutating a returned object changes nothing stored', async () => {
+      const { id, guard } = await acquired();
+      const run = await store.saveAssistantCheckpoint(id, guard, assistantMessage('original'));
+      const snapshot = await store.getSnapshot(id);
+      (snapshot.assistant!.message.parts[0] as { text: string }).text = 'mutated';
+      run.status = 'failed';
+      const events = await store.readEvents(id);
+      events.length = 0;
+      const fresh = await store.getSnapshot(id);
+      expect((fresh.assistant!.message.parts[0] as { text: string }).text).toBe('original');
+      expect(fresh.run.status).toBe('running');
+      expect((await store.readEvents(id)).length).toBe(3);
+    });
+
+    it('answers RunNotFoundError for an unknown run', async () => {
+      await expect(store.getRun('missing-run')).rejects.toSatisfy(RunNotFoundError.isInstance);
+      await expect(store.getSnapshot('missing-run')).rejects.toSatisfy(RunNotFoundError.isInstance);
+      await expect(store.readEvents('missing-run')).rejects.toSatisfy(RunNotFoundError.isInstance);
+      await expect(store.acquireRun('missing-run', { owner: 'a', leaseMs: 1 })).rejects.toSatisfy(
+        RunNotFoundError.isInstance,
+      );
+    });
+
+    it('lets exactly one of two concurrent writers on one revision win', async () => {
+      const { id, guard } = await acquired();
+      const results = await Promise.allSettled([
+        store.recordRunOperation(id, guard, modelRequest(0, 'started', 'model-request:step-0:a')),
+        store.recordRunOperation(id, guard, modelRequest(0, 'started', 'model-request:step-0:b')),
+      ]);
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.find((result) => result.status === 'rejected');
+      expect(StoreConflictError.isInstance((rejected as PromiseRejectedResult).reason)).toBe(true);
+      expect((await store.readEvents(id)).length).toBe(3);
+    });
+
+    it('refuses a stored record that does not parse, without overwriting it', async () => {
+      const id = runId();
+      await store.createRun({ runId: id });
+      await target.corrupt(id, { run: { id, status: 'exploded' } });
+      await expect(store.getRun(id)).rejects.toSatisfy(StoreRecordError.isInstance);
+      await expect(store.acquireRun(id, { owner: 'a', leaseMs: 1 })).rejects.toSatisfy(
+        StoreRecordError.isInstance,
+      );
+      expect(await target.driver.load(id)).toEqual({ run: { id, status: 'exploded' } });
+    });
+  });
+}
