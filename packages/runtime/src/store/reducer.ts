@@ -198,17 +198,17 @@ export function reduceRecordRunOperation(
     if (current.kind !== operation.kind || current.step !== operation.step) {
       fail('operation-identity-changed', `operation ${current.id} changed its kind or step`);
     }
-    if (current.startedAt !== operation.startedAt) {
-      fail('started-at-changed', `startedAt of ${current.id} must be carried unchanged`);
-    }
-    if (current.firstOutputAt !== undefined && current.firstOutputAt !== operation.firstOutputAt) {
-      fail('first-output-at-changed', `firstOutputAt of ${current.id} must be carried unchanged`);
-    }
     if (phaseRank(operation.phase) <= phaseRank(current.phase)) {
       fail(
         'phase-not-forward',
         `${current.id} cannot move from ${current.phase} to ${operation.phase}`,
       );
+    }
+    if (current.startedAt !== operation.startedAt) {
+      fail('started-at-changed', `startedAt of ${current.id} must be carried unchanged`);
+    }
+    if (current.firstOutputAt !== undefined && current.firstOutputAt !== operation.firstOutputAt) {
+      fail('first-output-at-changed', `firstOutputAt of ${current.id} must be carried unchanged`);
     }
   }
 
