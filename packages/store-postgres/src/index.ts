@@ -1,1 +1,6 @@
-export {};
+export type { PostgresSchemaOptions, RunlightTables } from './migrate';
+export { DEFAULT_SCHEMA, migrate, runlightTables } from './migrate';
+export type { PostgresDriverOptions } from './postgres-driver';
+export { createPostgresDriver } from './postgres-driver';
+export type { PostgresClient, SqlClient, SqlQueryable, SqlStatement } from './sql-client';
+export { toSqlClient } from './sql-client';

@@ -1,0 +1,241 @@
+import type { RunOperation, UIMessage } from '@runlight/protocol';
+import {
+  type AgentRuntimeDriver,
+  createAgentRuntimeStore,
+  createMemoryDriver,
+  FencingError,
+  type StoredRun,
+  StoreRecordError,
+} from '@runlight/runtime';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runlightTables } from '../migrate';
+import { createPostgresDriver } from '../postgres-driver';
+import { toSqlClient } from '../sql-client';
+import {
+  openPglite,
+  openServer,
+  serverLabel,
+  serverUnavailable,
+  type TestDatabase,
+} from './test-databases';
+
+const clock = () => {
+  let tick = Date.parse('2026-12-02T10:00:00.000Z');
+  return () => {
+    tick += 1_000;
+    return new Date(tick);
+  };
+};
+
+const started = (step: number): RunOperation => ({
+  id: `request-step-${step}`,
+  kind: 'model-request',
+  phase: 'started',
+  step,
+  startedAt: '2026-12-02T10:00:00.000Z',
+});
+
+const completed = (step: number): RunOperation => ({
+  ...started(step),
+  phase: 'completed',
+  endedAt: '2026-12-02T10:00:09.000Z',
+});
+
+const assistant = (text: string): UIMessage => ({
+  id: 'assistant-1',
+  role: 'assistant',
+  parts: [{ type: 'text', text }],
+});
+
+/** One run through every mutation kind; returns what a user of the store can observe. */
+async function script(driver: AgentRuntimeDriver) {
+  const store = createAgentRuntimeStore(driver, { now: clock() });
+  await store.createRun({ runId: 'run-1' });
+  let run = await store.acquireRun('run-1', { owner: 'worker-a', leaseMs: 30_000 });
+  const guard = () => ({
+    owner: 'worker-a',
+    fencingToken: run.fencingToken,
+    expectedRevision: run.revision,
+  });
+  run = await store.recordRunOperation('run-1', guard(), started(0));
+  run = await store.saveAssistantCheckpoint('run-1', guard(), assistant('Hello \u0000 wörld'));
+  run = await store.recordRunOperation('run-1', guard(), completed(0));
+  run = await store.commitTerminal('run-1', guard(), { status: 'completed' });
+  return {
+    run,
+    snapshot: await store.getSnapshot('run-1'),
+    events: await store.readEvents('run-1'),
+    after3: await store.readEvents('run-1', { afterRevision: 3 }),
+    record: await driver.load('run-1'),
+  };
+}
+
+function driverTests(open: () => Promise<TestDatabase>) {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await open();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  const freshDriver = async () => {
+    const schema = await database.freshSchema();
+    return { schema, driver: createPostgresDriver({ client: database.client, schema }) };
+  };
+
+  it('behaves exactly like the memory driver through the store', async () => {
+    const { driver } = await freshDriver();
+    const observed = await script(driver);
+    expect(observed).toEqual(await script(createMemoryDriver()));
+    expect(observed.events.map((event) => event.revision)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(observed.after3.map((event) => event.revision)).toEqual([4, 5, 6]);
+    expect(observed.snapshot.assistant?.message.parts).toEqual([
+      { type: 'text', text: 'Hello \u0000 wörld' },
+    ]);
+  });
+
+  it('answers null for a run it does not hold, and no events', async () => {
+    const { driver } = await freshDriver();
+    expect(await driver.load('nope')).toBeNull();
+    expect(await driver.readEvents('nope', 0)).toEqual([]);
+  });
+
+  it('refuses a stale compare-and-set and an insert over an existing run, writing nothing', async () => {
+    const { driver } = await freshDriver();
+    const store = createAgentRuntimeStore(driver, { now: clock() });
+    await store.createRun({ runId: 'run-1' });
+    const record = (await driver.load('run-1')) as StoredRun;
+    const next = { ...record, run: { ...record.run, revision: 2 } };
+    const event = {
+      type: 'run-status' as const,
+      runId: 'run-1',
+      revision: 2,
+      at: record.run.updatedAt,
+      change: 'acquired' as const,
+      status: 'queued' as const,
+      owner: null,
+      fencingToken: 0,
+      failure: null,
+    };
+    expect(await driver.compareAndSet('run-1', null, next, [event])).toBe(false);
+    expect(await driver.compareAndSet('run-1', 5, next, [event])).toBe(false);
+    expect(await driver.load('run-1')).toEqual(record);
+    expect(await driver.readEvents('run-1', 0)).toHaveLength(1);
+    expect(await driver.compareAndSet('run-1', 1, next, [event])).toBe(true);
+    expect(await driver.readEvents('run-1', 1)).toEqual([event]);
+  });
+
+  it('lets exactly one of many racing writers of one revision win', async () => {
+    const { driver } = await freshDriver();
+    const store = createAgentRuntimeStore(driver);
+    await store.createRun({ runId: 'run-1' });
+    const record = (await driver.load('run-1')) as StoredRun;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, writer) =>
+        driver.compareAndSet(
+          'run-1',
+          1,
+          { ...record, run: { ...record.run, revision: 2, owner: `w${writer}` } },
+          [],
+        ),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results.indexOf(true);
+    expect(((await driver.load('run-1')) as StoredRun).run.owner).toBe(`w${winner}`);
+  });
+
+  it('keeps the checkpoint row untouched when an operation is recorded', async () => {
+    const { driver, schema } = await freshDriver();
+    const sql = toSqlClient(database.client);
+    const { assistants } = runlightTables({ schema });
+    const rowVersion = async () =>
+      (await sql.query<{ xmin: string }>({ text: `SELECT xmin::text FROM ${assistants}` }))[0]
+        ?.xmin;
+    const store = createAgentRuntimeStore(driver);
+    await store.createRun({ runId: 'run-1' });
+    let run = await store.acquireRun('run-1', { owner: 'a', leaseMs: 30_000 });
+    const guard = () => ({ owner: 'a', fencingToken: 1, expectedRevision: run.revision });
+    run = await store.saveAssistantCheckpoint('run-1', guard(), assistant('x'.repeat(100_000)));
+    const written = await rowVersion();
+    run = await store.recordRunOperation('run-1', guard(), started(0));
+    run = await store.recordRunOperation('run-1', guard(), completed(0));
+    expect(await rowVersion()).toBe(written);
+    const snapshot = await store.getSnapshot('run-1');
+    expect(snapshot.assistant).toEqual({ message: assistant('x'.repeat(100_000)), revision: 3 });
+    await store.saveAssistantCheckpoint('run-1', guard(), assistant('shorter'));
+    expect(await rowVersion()).not.toBe(written);
+    expect((await store.getSnapshot('run-1')).assistant?.message).toEqual(assistant('shorter'));
+  });
+
+  it('fences the old owner after a takeover: its write stores nothing', async () => {
+    const { driver } = await freshDriver();
+    const now = clock();
+    const store = createAgentRuntimeStore(driver, { now });
+    await store.createRun({ runId: 'run-1' });
+    const first = await store.acquireRun('run-1', { owner: 'a', leaseMs: 1 });
+    const second = await store.acquireRun('run-1', { owner: 'b', leaseMs: 30_000 });
+    const stale = {
+      owner: 'a',
+      fencingToken: first.fencingToken,
+      expectedRevision: first.revision,
+    };
+    await expect(store.recordRunOperation('run-1', stale, started(0))).rejects.toSatisfy(
+      FencingError.isInstance,
+    );
+    expect(await store.getRun('run-1')).toEqual(second);
+    expect((await store.readEvents('run-1')).map((event) => event.revision)).toEqual([1, 2, 3]);
+  });
+
+  it('hands a corrupted record to the store, which refuses it', async () => {
+    const { driver, schema } = await freshDriver();
+    const store = createAgentRuntimeStore(driver);
+    await store.createRun({ runId: 'run-1' });
+    await toSqlClient(database.client).query({
+      text: `UPDATE ${runlightTables({ schema }).runs} SET record = '{"run":{"id":"run-1"}}'`,
+    });
+    await expect(store.getRun('run-1')).rejects.toSatisfy(StoreRecordError.isInstance);
+  });
+
+  it('keeps revisions and events dense whatever the interleaving of two owners', async () => {
+    const { driver } = await freshDriver();
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('a', 'b'), { minLength: 2, maxLength: 8 }),
+        async (writers) => {
+          const runId = `run-${++runs}`;
+          const store = createAgentRuntimeStore(driver);
+          await store.createRun({ runId });
+          const acquired = await store.acquireRun(runId, { owner: 'a', leaseMs: 30_000 });
+          // Every writer names the same revision: one wins, the others see a conflict.
+          const outcomes = await Promise.allSettled(
+            writers.map((owner, index) =>
+              store.recordRunOperation(
+                runId,
+                { owner, fencingToken: acquired.fencingToken, expectedRevision: acquired.revision },
+                started(index),
+              ),
+            ),
+          );
+          const wins = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+          expect(wins.length).toBe(writers.includes('a') ? 1 : 0);
+          const events = await store.readEvents(runId);
+          expect(events.map((event) => event.revision)).toEqual(
+            Array.from({ length: 2 + wins.length }, (_, index) => index + 1),
+          );
+        },
+      ),
+      { numRuns: 15, seed: 7_402 },
+    );
+  });
+}
+
+describe('createPostgresDriver on PGlite', () => {
+  driverTests(openPglite);
+});
+
+describe.runIf(serverUnavailable === null)(serverLabel, () => {
+  driverTests(openServer);
+});

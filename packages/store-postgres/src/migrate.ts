@@ -1,0 +1,119 @@
+import { type PostgresClient, quoteIdentifier, toSqlClient } from './sql-client';
+
+/** Where the Runlight tables live. */
+export interface PostgresSchemaOptions {
+  /**
+   * The PostgreSQL schema holding the tables (created when missing). Default `runlight`.
+   * A lower-case SQL identifier, so each test run or tenant can have its own.
+   */
+  schema?: string;
+}
+
+export const DEFAULT_SCHEMA = 'runlight';
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Fully qualified table names of one schema, quoted for SQL. */
+export interface RunlightTables {
+  schema: string;
+  runs: string;
+  assistants: string;
+  events: string;
+  liveDeltas: string;
+}
+
+/** Validates a schema or channel name: lower-case, so PGlite's unquoted LISTEN agrees too. */
+export function checkIdentifier(kind: string, name: string): string {
+  if (!IDENTIFIER.test(name)) {
+    throw new TypeError(
+      `${kind} ${JSON.stringify(name)} must be a lower-case SQL identifier (a-z, 0-9, _; at most 63)`,
+    );
+  }
+  return name;
+}
+
+export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTables {
+  const schema = checkIdentifier('schema', options.schema ?? DEFAULT_SCHEMA);
+  const table = (name: string) => `${quoteIdentifier(schema)}.${quoteIdentifier(name)}`;
+  return {
+    schema,
+    runs: table('runs'),
+    assistants: table('run_assistants'),
+    events: table('run_events'),
+    liveDeltas: table('run_live_deltas'),
+  };
+}
+
+/**
+ * The schema. Why these shapes:
+ * - `runs` holds one row per run; `revision` is the compare-and-set column and `record` the run
+ *   record with its lease and operation ids — but not the assistant message.
+ * - `run_assistants` holds the run's assistant checkpoint (this run's message only, never the
+ *   conversation) in its own row, written only by a checkpoint. Operation admissions and
+ *   status changes therefore rewrite a record of a few hundred bytes however long the answer
+ *   grows; `runs.assistant_revision` names the checkpoint the record belongs to.
+ * - `run_events` is the per-run durable event log, keyed (run_id, revision): that key is the
+ *   only index `readEvents(runId, afterRevision)` needs.
+ * - `run_live_deltas` carries live deltas too large for a NOTIFY payload between instances;
+ *   rows are short-lived and swept by age (hence the index on `created_at`).
+ * Documents are `json`, not `jsonb`: they are never queried inside, `json` stores the text as
+ *   sent (cheaper to write) and accepts every string JSON can encode (`\u0000` included).
+ * No foreign keys: every write of a run goes through one statement that touches its row first,
+ *   and a foreign key check would cost a lookup per event on the hot path.
+ */
+function statements(tables: RunlightTables): string[] {
+  return [
+    `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(tables.schema)}`,
+    `CREATE TABLE IF NOT EXISTS ${tables.runs} (
+      id text PRIMARY KEY,
+      revision integer NOT NULL,
+      status text NOT NULL,
+      updated_at timestamptz NOT NULL,
+      assistant_revision integer,
+      record json NOT NULL
+    )`,
+    `CREATE TABLE IF NOT EXISTS ${tables.assistants} (
+      run_id text PRIMARY KEY,
+      revision integer NOT NULL,
+      message json NOT NULL
+    )`,
+    `CREATE TABLE IF NOT EXISTS ${tables.events} (
+      run_id text NOT NULL,
+      revision integer NOT NULL,
+      event json NOT NULL,
+      PRIMARY KEY (run_id, revision)
+    )`,
+    `CREATE TABLE IF NOT EXISTS ${tables.liveDeltas} (
+      id bigserial PRIMARY KEY,
+      run_id text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      delta json NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('run_live_deltas_created_at')}
+      ON ${tables.liveDeltas} (created_at)`,
+  ];
+}
+
+/**
+ * Creates the Runlight tables and indexes when they are missing. Idempotent, and safe to run
+ * from several instances at once: a transaction-scoped advisory lock serializes the DDL.
+ *
+ * @example
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await migrate(pool, { schema: 'runlight' });
+ * const store = createAgentRuntimeStore(createPostgresDriver({ client: pool, schema: 'runlight' }));
+ */
+export async function migrate(
+  client: PostgresClient,
+  options: PostgresSchemaOptions = {},
+): Promise<void> {
+  const sql = toSqlClient(client);
+  const tables = runlightTables(options);
+  await sql.transaction(async (tx) => {
+    await tx.query({
+      text: `SELECT pg_advisory_xact_lock(hashtext($1))`,
+      values: [`runlight.migrate.${tables.schema}`],
+    });
+    for (const text of statements(tables)) await tx.query({ text });
+  });
+}
