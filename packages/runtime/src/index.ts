@@ -9,6 +9,21 @@ export { StoreRecordError } from './errors/store-record-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
+export { BadCursorError } from './http/bad-cursor-error';
+export type {
+  RunHandlers,
+  RunHandlersOptions,
+  RunSnapshotResponse,
+} from './http/create-run-handlers';
+export { createRunHandlers } from './http/create-run-handlers';
+export type { RunRouter, RunRouterOptions } from './http/create-run-router';
+export { createRunRouter } from './http/create-run-router';
+export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
+export type { RunCursor } from './http/run-cursor';
+export { formatRunCursor, parseRunCursor } from './http/run-cursor';
+export type { RunResetEvent } from './http/run-event-stream';
+export type { NodeListener, WebHandler } from './http/to-node-listener';
+export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
 export type { AgentRuntimeStore, AgentRuntimeStoreOptions } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { AgentRuntimeDriver } from './store/driver';

@@ -1,0 +1,17 @@
+/**
+ * One Server-Sent Events message. `data` must be a single line — JSON from `JSON.stringify`
+ * always is (it escapes newlines) — and `id` must hold no line break; both are ours, never
+ * client input, so neither is re-checked on the hot path.
+ *
+ * @example
+ * formatSseMessage('run-delta', '7:5:3', '{"type":"run-delta"}');
+ * // 'event: run-delta\nid: 7:5:3\ndata: {"type":"run-delta"}\n\n'
+ */
+export function formatSseMessage(event: string, id: string | null, data: string): string {
+  return id === null
+    ? `event: ${event}\ndata: ${data}\n\n`
+    : `event: ${event}\nid: ${id}\ndata: ${data}\n\n`;
+}
+
+/** The heartbeat: an SSE comment, ignored by every parser, that keeps proxies from timing out. */
+export const SSE_PING = ': ping\n\n';

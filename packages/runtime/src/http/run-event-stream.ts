@@ -1,0 +1,327 @@
+import {
+  type DurableRunEvent,
+  isTerminalStatus,
+  type RunDeltaEvent,
+  type RunEvent,
+  type RunSnapshot,
+} from '@runlight/protocol';
+import type { RunEventSource } from '../events/event-hub';
+import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { formatSseMessage, SSE_PING } from './format-sse-message';
+import { formatRunCursor, type RunCursor } from './run-cursor';
+
+export interface RunEventStreamOptions {
+  runId: string;
+  store: Pick<AgentRuntimeStore, 'readEvents'>;
+  source: RunEventSource;
+  /** Where the client stands; everything after it is sent. */
+  cursor: RunCursor;
+  heartbeatMs: number;
+  /** A client whose unread output exceeds this many bytes is dropped (it resumes by cursor). */
+  maxQueuedBytes: number;
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+  /** Store failures while streaming (the stream then ends and the client resumes). */
+  onError: (error: unknown) => void;
+}
+
+/** The body of an SSE `reset` event: the client must reload the snapshot. */
+export interface RunResetEvent {
+  type: 'reset';
+  runId: string;
+  reason: string;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * One client's SSE stream of one run: the durable events after its cursor from the store's
+ * event log, then the live deltas still buffered after it, then live events as they are
+ * published — with no gap and no duplicate.
+ *
+ * It subscribes on construction, *before* the caller reads the store, and queues what arrives.
+ * Every event then goes through one pump in publish order with two guards:
+ * - durable events are deduplicated by revision, and one that skips revisions not yet sent
+ *   first reads the missing ones from the store;
+ * - deltas apply only on the latest checkpoint sent (older bases are inside it), are
+ *   deduplicated by `(baseRevision, seq)`, and a hole in `seq` is filled from the live buffer or
+ *   ends the stream with `reset`.
+ *
+ * During catch-up, queued deltas are skipped: the live buffer read at the end of catch-up holds
+ * every delta on the current checkpoint published so far, in `seq` order.
+ */
+export class RunEventStream {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly #options: RunEventStreamOptions;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #unsubscribe: (() => void) | null;
+  #heartbeat: ReturnType<typeof setInterval> | null = null;
+  #pending: RunEvent[] = [];
+  #live = false;
+  #pumping = false;
+  #closed = false;
+  #wroteSinceTick = false;
+  /** Highest durable revision sent (or held by the client). */
+  #revision: number;
+  /** Last delta sent (or held by the client) on top of `#checkpointRevision`. */
+  #delta: { baseRevision: number; seq: number } | null;
+  /** Revision of the latest assistant checkpoint the client holds or was sent (0: none). */
+  #checkpointRevision = 0;
+  /** Revision of the run's terminal status event, once known. */
+  #terminalRevision: number | null = null;
+
+  constructor(options: RunEventStreamOptions) {
+    this.#options = options;
+    this.#revision = options.cursor.revision;
+    this.#delta = options.cursor.delta;
+    this.readable = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        cancel: () => this.dispose(),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+    );
+    this.#unsubscribe = options.source.subscribe(options.runId, (event) => this.#receive(event));
+    options.signal?.addEventListener('abort', this.#onAbort);
+  }
+
+  /** Starts the catch-up from `snapshot`, read after this stream subscribed. */
+  start(snapshot: RunSnapshot): void {
+    this.#catchUp(snapshot).catch((error: unknown) => this.#fail(error));
+  }
+
+  /** Releases the subscription and the heartbeat; idempotent. */
+  dispose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#pending = [];
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
+    this.#options.signal?.removeEventListener('abort', this.#onAbort);
+  }
+
+  readonly #onAbort = () => {
+    this.dispose();
+    try {
+      this.#controller.error(new Error('The client went away'));
+    } catch {
+      // Already closed.
+    }
+  };
+
+  async #catchUp(snapshot: RunSnapshot): Promise<void> {
+    const { store, runId } = this.#options;
+    if (this.#revision > snapshot.revision) {
+      this.#reset(`the cursor revision is newer than the run's revision ${snapshot.revision}`);
+      return;
+    }
+    this.#checkpointRevision = snapshot.assistant?.revision ?? 0;
+    if (isTerminalStatus(snapshot.run.status)) this.#terminalRevision = snapshot.revision;
+
+    for (const event of await store.readEvents(runId, { afterRevision: this.#revision })) {
+      this.#sendDurable(event);
+      if (this.#closed) return;
+    }
+    // Durable events published since we subscribed, in order; a gap reads the store.
+    while (this.#pending.length > 0) {
+      const event = this.#pending.shift()!;
+      if (event.type !== 'run-delta') await this.#handleDurable(event);
+      if (this.#closed) return;
+    }
+    if (this.#finishIfTerminal()) return;
+
+    // The sync point: nothing is pending, so the buffer read now and the events published from
+    // now on are contiguous.
+    const buffer = this.#options.source.liveDeltas(runId);
+    const held = this.#delta;
+    if (held !== null) {
+      if (held.baseRevision > this.#checkpointRevision) {
+        this.#reset(`the cursor names checkpoint ${held.baseRevision}, which this run lacks`);
+        return;
+      }
+      if (held.baseRevision < this.#checkpointRevision) {
+        // A newer checkpoint holds the client's deltas.
+        this.#delta = null;
+      } else if (!buffer.some((d) => d.baseRevision === held.baseRevision && d.seq === held.seq)) {
+        this.#reset('the live deltas after the cursor are no longer buffered');
+        return;
+      }
+    }
+    this.#pending = [...buffer];
+    this.#live = true;
+    this.#heartbeat = setInterval(this.#tick, this.#options.heartbeatMs);
+    // Do not keep a process alive for a heartbeat.
+    (this.#heartbeat as { unref?: () => void }).unref?.();
+    this.#wroteSinceTick = false;
+    this.#pump();
+  }
+
+  #receive(event: RunEvent): void {
+    if (this.#closed) return;
+    if (this.#live && !this.#pumping && this.#pending.length === 0) {
+      // The hot path: nothing queued, handle the event in place.
+      const wait = this.#handle(event);
+      if (wait) this.#await(wait);
+      return;
+    }
+    this.#pending.push(event);
+    if (this.#live && !this.#pumping) this.#pump();
+  }
+
+  #pump(): void {
+    while (!this.#closed && this.#pending.length > 0) {
+      const wait = this.#handle(this.#pending.shift()!);
+      if (wait) {
+        this.#await(wait);
+        return;
+      }
+    }
+  }
+
+  #await(wait: Promise<void>): void {
+    this.#pumping = true;
+    wait.then(
+      () => {
+        this.#pumping = false;
+        this.#pump();
+      },
+      (error: unknown) => this.#fail(error),
+    );
+  }
+
+  /** Handles one event; returns a promise only when it must read the store first. */
+  #handle(event: RunEvent): Promise<void> | undefined {
+    return event.type === 'run-delta' ? this.#handleDelta(event) : this.#handleDurable(event);
+  }
+
+  #handleDurable(event: DurableRunEvent): Promise<void> | undefined {
+    if (event.revision <= this.#revision) return undefined;
+    if (event.revision === this.#revision + 1) {
+      this.#sendDurable(event);
+      return undefined;
+    }
+    return this.#readStore().then(() => {
+      if (this.#closed || event.revision <= this.#revision) return;
+      if (event.revision === this.#revision + 1) this.#sendDurable(event);
+      else this.#reset(`revisions ${this.#revision + 1}..${event.revision - 1} are not stored`);
+    });
+  }
+
+  #handleDelta(delta: RunDeltaEvent): Promise<void> | undefined {
+    if (this.#terminalRevision !== null) return undefined;
+    const base = delta.baseRevision;
+    if (base < this.#checkpointRevision) return undefined; // inside a newer checkpoint
+    if (base > this.#checkpointRevision) {
+      if (base <= this.#revision) return undefined; // not a checkpoint of this run
+      // Its checkpoint was published but has not reached us: read it from the store first.
+      return this.#readStore().then(() => {
+        if (!this.#closed && base === this.#checkpointRevision) return this.#handleDelta(delta);
+      });
+    }
+    const last = this.#delta?.baseRevision === base ? this.#delta.seq : 0;
+    if (delta.seq <= last) return undefined; // duplicate
+    if (delta.seq > last + 1 && !this.#fillDeltas(base, last, delta.seq)) return undefined;
+    this.#sendDelta(delta);
+    return undefined;
+  }
+
+  /** Sends the buffered deltas strictly between `last` and `seq`; resets when one is gone. */
+  #fillDeltas(base: number, last: number, seq: number): boolean {
+    const missing = this.#options.source
+      .liveDeltas(this.#options.runId)
+      .filter((d) => d.baseRevision === base && d.seq > last && d.seq < seq);
+    const complete =
+      missing.length === seq - last - 1 && missing.every((d, i) => d.seq === last + 1 + i);
+    if (!complete) {
+      this.#reset(
+        `live deltas ${last + 1}..${seq - 1} on checkpoint ${base} are no longer buffered`,
+      );
+      return false;
+    }
+    for (const d of missing) this.#sendDelta(d);
+    return true;
+  }
+
+  async #readStore(): Promise<void> {
+    const { store, runId } = this.#options;
+    const events = await store.readEvents(runId, { afterRevision: this.#revision });
+    for (const event of events) {
+      if (this.#closed) return;
+      if (event.revision === this.#revision + 1) this.#sendDurable(event);
+    }
+  }
+
+  #sendDurable(event: DurableRunEvent): void {
+    this.#revision = event.revision;
+    if (event.type === 'assistant-checkpoint') {
+      this.#checkpointRevision = event.revision;
+      this.#delta = null; // the checkpoint holds every delta before it
+    } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
+      this.#terminalRevision = event.revision;
+    }
+    this.#write(formatSseMessage(event.type, this.#cursor(), JSON.stringify(event)));
+    this.#finishIfTerminal();
+  }
+
+  #sendDelta(delta: RunDeltaEvent): void {
+    this.#delta = { baseRevision: delta.baseRevision, seq: delta.seq };
+    this.#write(formatSseMessage('run-delta', this.#cursor(), JSON.stringify(delta)));
+  }
+
+  #cursor(): string {
+    return formatRunCursor({ revision: this.#revision, delta: this.#delta });
+  }
+
+  /** Ends the stream once every durable event up to the terminal revision is sent. */
+  #finishIfTerminal(): boolean {
+    if (this.#terminalRevision === null || this.#revision < this.#terminalRevision) return false;
+    this.#close();
+    return true;
+  }
+
+  #reset(reason: string): void {
+    const event: RunResetEvent = { type: 'reset', runId: this.#options.runId, reason };
+    // No id: the client's Last-Event-ID stays what it really holds.
+    this.#write(formatSseMessage('reset', null, JSON.stringify(event)));
+    this.#close();
+  }
+
+  readonly #tick = () => {
+    if (!this.#wroteSinceTick) this.#write(SSE_PING);
+    this.#wroteSinceTick = false;
+  };
+
+  #write(text: string): void {
+    if (this.#closed) return;
+    const controller = this.#controller;
+    // A client that stopped reading is dropped rather than buffered without bound; it resumes
+    // from the last cursor it processed.
+    if ((controller.desiredSize ?? 0) < -this.#options.maxQueuedBytes) {
+      this.dispose();
+      controller.error(new Error('The client is not reading the stream'));
+      return;
+    }
+    controller.enqueue(encoder.encode(text));
+    this.#wroteSinceTick = true;
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.dispose();
+    try {
+      this.#controller.close();
+    } catch {
+      // Already cancelled by the client.
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (this.#closed) return;
+    this.#options.onError(error);
+    this.#close();
+  }
+}

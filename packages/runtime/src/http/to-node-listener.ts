@@ -1,0 +1,139 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
+
+/** A Web-standard handler; `null` means "not mine" (see `createRunRouter`). */
+export type WebHandler = (request: Request) => Response | null | Promise<Response | null>;
+
+/** A `node:http` / Connect listener; `next` (Connect, Vite dev server) receives unmatched requests. */
+export type NodeListener = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
+
+/**
+ * A Web `Request` for a `node:http` request. `signal` should abort when the client goes away:
+ * streaming handlers release their subscriptions on it.
+ *
+ * @example
+ * const request = createNodeRequest(req, abortController.signal);
+ */
+export function createNodeRequest(incoming: IncomingMessage, signal?: AbortSignal): Request {
+  const encrypted = (incoming.socket as { encrypted?: boolean }).encrypted === true;
+  const host = incoming.headers.host ?? 'localhost';
+  const url = new URL(incoming.url ?? '/', `${encrypted ? 'https' : 'http'}://${host}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    // HTTP/2 pseudo-headers (`:path`) are not valid header names.
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = incoming.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(url, {
+    method,
+    headers,
+    signal: signal ?? null,
+    ...(hasBody
+      ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' }
+      : {}),
+  } as RequestInit);
+}
+
+/**
+ * Writes a Web `Response` to a `node:http` response, streaming its body with backpressure. When
+ * the client goes away the body is cancelled, which releases whatever the handler held.
+ *
+ * @example
+ * await writeNodeResponse(res, Response.json({ ok: true }));
+ */
+export async function writeNodeResponse(target: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (response.statusText) target.writeHead(response.status, response.statusText, headers);
+  else target.writeHead(response.status, headers);
+  if (response.body === null) {
+    target.end();
+    return;
+  }
+  // Headers go out now: an event stream's client must not wait for the first event.
+  target.flushHeaders();
+  const reader = response.body.getReader();
+  const cancel = () => {
+    reader.cancel().catch(() => {});
+  };
+  target.once('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!target.write(value)) await drained(target);
+      if (target.destroyed) return;
+    }
+    target.end();
+  } catch {
+    // The body failed mid-way: the status is sent, so only an abrupt end says so.
+    target.destroy();
+  } finally {
+    target.off('close', cancel);
+  }
+}
+
+function drained(target: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      target.off('drain', done);
+      target.off('close', done);
+      resolve();
+    };
+    target.once('drain', done);
+    target.once('close', done);
+  });
+}
+
+/**
+ * Mounts a Web-standard handler on `node:http` (or as Connect / Vite dev-server middleware). A
+ * `null` answer goes to `next` when there is one, else `404 not_found`; a thrown error becomes
+ * a generic `500` (details to `onError`).
+ *
+ * @example
+ * const route = createRunRouter({ handlers, basePath: '/api' });
+ * createServer(toNodeListener(route)).listen(0, '127.0.0.1');
+ * // Vite: server.middlewares.use(toNodeListener(route));
+ */
+export function toNodeListener(
+  handler: WebHandler,
+  options: { onError?: (error: unknown) => void } = {},
+): NodeListener {
+  const onError = options.onError ?? (() => {});
+  return (incoming, target, next) => {
+    const abort = new AbortController();
+    // `close` also follows a finished response; aborting then is harmless.
+    target.once('close', () => abort.abort());
+    void (async () => {
+      let response: Response | null;
+      try {
+        response = await handler(createNodeRequest(incoming, abort.signal));
+      } catch (error) {
+        onError(error);
+        response = jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
+      }
+      if (response === null) {
+        if (next) {
+          next();
+          return;
+        }
+        response = jsonError(404, 'not_found', 'No route matches this request');
+      }
+      await writeNodeResponse(target, response);
+    })().catch((error: unknown) => {
+      onError(error);
+      target.destroy();
+    });
+  };
+}
