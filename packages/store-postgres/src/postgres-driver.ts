@@ -9,7 +9,7 @@ export interface PostgresDriverOptions extends PostgresSchemaOptions {
 }
 
 interface LoadedRow {
-  record: Omit<StoredRun, 'assistant'>;
+  record: Omit<StoredRun, 'assistant'> & { assistant?: null };
   assistant_revision: number | null;
   checkpoint_revision: number | null;
   message: unknown;
@@ -87,13 +87,17 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       const [row] = await sql.query<LoadedRow>({ ...load, values: [runId] });
       if (!row) return null;
       const revision = row.assistant_revision;
+      // Without a checkpoint the record is returned exactly as stored (`assistant: null` inside).
+      if (revision === null) return row.record;
       // A checkpoint row of another revision is not this record's: let validation refuse it.
       const message = row.checkpoint_revision === revision ? row.message : undefined;
-      return { ...row.record, assistant: revision === null ? null : { message, revision } };
+      return { ...row.record, assistant: { message, revision } };
     },
 
     async compareAndSet(runId, expectedRevision, next, events) {
-      const { assistant, ...record } = next;
+      const { assistant, ...rest } = next;
+      // The checkpoint lives in its own row; the record keeps `assistant: null` when none.
+      const record = assistant === null ? next : rest;
       const fresh =
         assistant !== null && (expectedRevision === null || assistant.revision > expectedRevision);
       const [row] = await sql.query<{ written: number }>({

@@ -1,0 +1,44 @@
+import { describeDriverConformance } from '@runlight/test-utils';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { runlightTables } from '../migrate';
+import { createPostgresDriver } from '../postgres-driver';
+import { toSqlClient } from '../sql-client';
+import {
+  openPglite,
+  openServer,
+  serverLabel,
+  serverUnavailable,
+  type TestDatabase,
+} from './test-databases';
+
+/** The shared store conformance suite, each test on a fresh schema of `database`. */
+function conformance(name: string, open: () => Promise<TestDatabase>) {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await open();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  describeDriverConformance(name, async () => {
+    const schema = await database.freshSchema();
+    const { runs } = runlightTables({ schema });
+    return {
+      driver: createPostgresDriver({ client: database.client, schema }),
+      async corrupt(runId, record) {
+        await toSqlClient(database.client).query({
+          text: `UPDATE ${runs} SET record = $2::json, assistant_revision = NULL WHERE id = $1`,
+          values: [runId, JSON.stringify(record)],
+        });
+      },
+    };
+  });
+}
+
+describe('PGlite', () => {
+  conformance('PGlite', openPglite);
+});
+
+describe.runIf(serverUnavailable === null)(serverLabel, () => {
+  conformance('PostgreSQL server', openServer);
+});
