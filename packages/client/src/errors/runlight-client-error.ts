@@ -1,0 +1,56 @@
+const MARKER = Symbol.for('runlight.error.RunlightClientError');
+
+/**
+ * What went wrong, named so a UI or a log can tell the cases apart:
+ * - `malformed-json` — a message's data or a snapshot body is not JSON (e.g. truncated);
+ * - `invalid-event` / `invalid-snapshot` — JSON that breaks a protocol schema (`field` names it);
+ * - `unknown-event` — an SSE event type this client does not know;
+ * - `revision-backwards` — a durable event older than one already received on the same connection;
+ * - `run-mismatch` — an event or snapshot of another run;
+ * - `http` — a non-2xx answer (`status`); `run-not-found` — 404 for the run;
+ * - `content-type` — the events endpoint did not answer `text/event-stream`;
+ * - `network` — `fetch` or the body stream failed.
+ */
+export type RunlightClientErrorKind =
+  | 'malformed-json'
+  | 'invalid-event'
+  | 'invalid-snapshot'
+  | 'unknown-event'
+  | 'revision-backwards'
+  | 'run-mismatch'
+  | 'http'
+  | 'run-not-found'
+  | 'content-type'
+  | 'network';
+
+/**
+ * The one error type of the client: set on `state.error` (the last good state stays) and
+ * thrown by `fetchSnapshot`. `isInstance` works across copies of the package.
+ *
+ * @example
+ * if (RunlightClientError.isInstance(error) && error.kind === 'run-not-found') showNotFound();
+ */
+export class RunlightClientError extends Error {
+  readonly [MARKER] = true;
+  override readonly name = 'RunlightClientError';
+  readonly kind: RunlightClientErrorKind;
+  /** Dotted path of the offending field, when a schema named one (e.g. `operation.startedAt`). */
+  readonly field: string | undefined;
+  /** HTTP status, for `http` and `run-not-found`. */
+  readonly status: number | undefined;
+
+  constructor(
+    kind: RunlightClientErrorKind,
+    message: string,
+    options: { field?: string; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.field = options.field;
+    this.status = options.status;
+  }
+
+  static isInstance(error: unknown): error is RunlightClientError {
+    return typeof error === 'object' && error !== null && MARKER in error;
+  }
+}

@@ -1,0 +1,18 @@
+export { applyEvent } from './apply-event';
+export type { RunlightClient, RunlightClientOptions } from './create-runlight-client';
+export { createRunlightClient } from './create-runlight-client';
+export { cursorOf } from './cursor';
+export type { RunlightClientErrorKind } from './errors/runlight-client-error';
+export { RunlightClientError } from './errors/runlight-client-error';
+export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
+export type { MergeSnapshotOptions } from './merge-snapshot';
+export { mergeSnapshot } from './merge-snapshot';
+export { parsePartialJson } from './parse-partial-json';
+export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
+export { initialRunState } from './run-state';
+export type { ReconnectOptions } from './run-store';
+export { RunStore } from './run-store';
+export type { Activity, ActivityKind } from './select-activity';
+export { selectActivity } from './select-activity';
+export { selectElapsedMs } from './select-elapsed-ms';
+export { selectMessage } from './select-message';

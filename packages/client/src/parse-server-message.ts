@@ -1,0 +1,81 @@
+import { type RunEvent, safeParseRunEvent } from '@runlight/protocol';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { RunlightClientError } from './errors/runlight-client-error';
+
+/** One SSE message, validated: a run event, a `reset` order, or what was wrong with it. */
+export type ServerMessage =
+  | { kind: 'event'; event: RunEvent; id: string | undefined }
+  | { kind: 'reset'; reason: string }
+  | { kind: 'invalid'; error: RunlightClientError };
+
+const EVENT_TYPES = new Set(['run-operation', 'assistant-checkpoint', 'run-status', 'run-delta']);
+
+/**
+ * Validates one SSE message at the trust boundary (SPEC.md rule 4): JSON, known event type,
+ * protocol schema, the SSE `event` field matching the data's `type`, and the run it belongs to.
+ *
+ * @example
+ * parseServerMessage({ event: 'run-status', id: '3', data: '{"type":"run-status",…}' }, 'run-1');
+ */
+export function parseServerMessage(message: EventSourceMessage, runId: string): ServerMessage {
+  const name = message.event ?? 'message';
+  if (name !== 'reset' && !EVENT_TYPES.has(name)) {
+    return invalid('unknown-event', `Unknown SSE event type "${name}"`, 'event');
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(message.data);
+  } catch (cause) {
+    return invalid(
+      'malformed-json',
+      `The data of a "${name}" event is not valid JSON`,
+      'data',
+      cause,
+    );
+  }
+  if (name === 'reset') {
+    const reason =
+      typeof data === 'object' && data !== null && 'reason' in data ? String(data.reason) : 'reset';
+    return { kind: 'reset', reason };
+  }
+  const parsed = safeParseRunEvent(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path;
+    return invalid(
+      'invalid-event',
+      `Invalid "${name}" event: ${parsed.error.message}`,
+      field,
+      parsed.error,
+    );
+  }
+  const event = parsed.data;
+  if (event.type !== name) {
+    return invalid(
+      'invalid-event',
+      `SSE event "${name}" carries data of type "${event.type}"`,
+      'type',
+    );
+  }
+  if (event.runId !== runId) {
+    return invalid(
+      'run-mismatch',
+      `An event of run ${event.runId} arrived on run ${runId}`,
+      'runId',
+    );
+  }
+  return { kind: 'event', event, id: message.id };
+}
+
+function invalid(
+  kind: RunlightClientError['kind'],
+  message: string,
+  field: string | undefined,
+  cause?: unknown,
+): ServerMessage {
+  const options = {
+    ...(field === undefined ? {} : { field }),
+    ...(cause === undefined ? {} : { cause }),
+  };
+  return { kind: 'invalid', error: new RunlightClientError(kind, message, options) };
+}

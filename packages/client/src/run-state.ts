@@ -1,0 +1,90 @@
+import type {
+  AgentRun,
+  AssistantCheckpoint,
+  DurableRunEvent,
+  UIMessageChunk,
+} from '@runlight/protocol';
+import type { RunlightClientError } from './errors/runlight-client-error';
+
+/**
+ * The live connection of a run store:
+ *
+ * ```
+ *  idle ──connect──► connecting ──open──► live ──server ends, run terminal──► closed
+ *                        ▲                 │
+ *                        │           drop / error / reset
+ *                        │                 ▼
+ *                        └──backoff── reconnecting ──N failures or navigator.onLine=false──► offline
+ * ```
+ *
+ * `disconnect()` (or the last subscriber leaving) returns to `idle` from any state.
+ */
+export type ConnectionState =
+  | 'idle'
+  | 'connecting'
+  | 'live'
+  | 'reconnecting'
+  | 'offline'
+  | 'closed';
+
+/**
+ * Where the merged state stands against the server's causal clock (SPEC.md "Phases"):
+ * `loading` — no snapshot yet; `synced` — every durable event up to `revision` is applied;
+ * `gap` — a durable event beyond `revision + 1` is held and a snapshot reload is needed.
+ */
+export type SyncPhase = 'loading' | 'synced' | 'gap';
+
+/**
+ * The live deltas merged on top of the assistant checkpoint at `baseRevision` (0: none yet).
+ *
+ * `chunks` is shared append-only between successive states of one stream: a state sees only
+ * its first `seq` entries. Appending a delta is therefore O(1) and never copies the message;
+ * `selectMessage` materialises the overlay lazily (and incrementally).
+ */
+export interface LiveOverlay {
+  readonly baseRevision: number;
+  readonly seq: number;
+  readonly chunks: UIMessageChunk[];
+}
+
+/** The client's merged view of one run. Every field is replaced, never mutated. */
+export interface RunState {
+  readonly runId: string;
+  readonly phase: SyncPhase;
+  /** The durable run record, `null` until the first snapshot. */
+  readonly run: AgentRun | null;
+  /** The durable assistant checkpoint (replaced on every checkpoint event). */
+  readonly assistant: AssistantCheckpoint | null;
+  /** The highest durable revision held with nothing missing before it (0: none). */
+  readonly revision: number;
+  /** Live deltas on top of `assistant`, or `null`. */
+  readonly live: LiveOverlay | null;
+  /** Durable events beyond `revision + 1`, held until a snapshot bridges the gap (sorted). */
+  readonly pending: readonly DurableRunEvent[];
+  /** Estimated `serverClock - clientClock` in ms, from snapshot `serverTime`; `null` if unknown. */
+  readonly clockOffsetMs: number | null;
+  readonly connection: ConnectionState;
+  /** The last bad input or transport failure; the rest of the state is the last good one. */
+  readonly error: RunlightClientError | null;
+}
+
+/**
+ * The state of a run nothing is known about yet.
+ *
+ * @example
+ * const state = initialRunState('run-1'); // phase 'loading', connection 'idle'
+ */
+export function initialRunState(runId: string): RunState {
+  return {
+    runId,
+    phase: 'loading',
+    run: null,
+    assistant: null,
+    revision: 0,
+    live: null,
+    pending: [],
+    clockOffsetMs: null,
+    connection: 'idle',
+    error: null,
+  };
+}
