@@ -46,6 +46,8 @@ export interface AgentRuntimeStoreOptions {
 
 /** Unowned mutations (create, acquire) retry a lost compare-and-set this many times. */
 const UNOWNED_ATTEMPTS = 5;
+/** How many runs' last written records the store remembers (see `written` below). */
+const WRITTEN_CACHE_SIZE = 1_024;
 
 /**
  * Builds a full `AgentRuntimeStore` from a normalized driver: the driver loads and
@@ -61,6 +63,19 @@ export function createAgentRuntimeStore(
   options: AgentRuntimeStoreOptions = {},
 ): AgentRuntimeStore {
   const now = options.now ?? (() => new Date());
+  /**
+   * The record this store last wrote per run. An owned mutation naming exactly that revision
+   * reduces against it instead of loading: the driver's compare-and-set on the revision still
+   * decides, so a write elsewhere makes it fail and the fresh record is loaded to diagnose.
+   * This saves a driver round trip and a record validation per mutation of a busy run.
+   */
+  const written = new Map<string, StoredRun>();
+  const remember = (runId: string, record: StoredRun) => {
+    written.delete(runId);
+    if (written.size >= WRITTEN_CACHE_SIZE) written.delete(written.keys().next().value as string);
+    // A copy: callers hold the returned run and the message they passed in.
+    written.set(runId, structuredClone(record));
+  };
 
   async function load(runId: string): Promise<StoredRun | null> {
     const raw = await driver.load(runId);
@@ -81,7 +96,10 @@ export function createAgentRuntimeStore(
   }
 
   async function write(runId: string, expected: number | null, mutation: Mutation) {
-    return driver.compareAndSet(runId, expected, mutation.record, [mutation.event]);
+    const done = await driver.compareAndSet(runId, expected, mutation.record, [mutation.event]);
+    if (done) remember(runId, mutation.record);
+    else written.delete(runId);
+    return done;
   }
 
   /**
@@ -94,9 +112,11 @@ export function createAgentRuntimeStore(
     guard: OwnerGuard,
     reduce: (record: StoredRun) => TerminalResult,
   ): Promise<AgentRun> {
-    const record = await loadExisting(runId);
+    const cached = written.get(runId);
+    const record =
+      cached && cached.run.revision === guard.expectedRevision ? cached : await loadExisting(runId);
     const mutation = reduce(record);
-    if ('duplicate' in mutation) return mutation.duplicate.run;
+    if ('duplicate' in mutation) return structuredClone(mutation.duplicate.run);
     if (await write(runId, record.run.revision, mutation)) return mutation.record.run;
     const fresh = await loadExisting(runId);
     // Re-reducing throws the precise error for the fresh record (or finds a duplicate).

@@ -1,6 +1,7 @@
 import { assistantMessage, manualClock, modelRequest } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
 import { FencingError } from '../../errors/fencing-error';
+import { StoreConflictError } from '../../errors/store-conflict-error';
 import { createAgentRuntimeStore } from '../agent-runtime-store';
 import { createMemoryDriver } from '../memory-driver';
 import { OwnedRun } from '../owned-run';
@@ -52,5 +53,23 @@ describe('OwnedRun', () => {
     await expect(owned.commitTerminal({ status: 'cancelled' })).rejects.toBe(owned.lost);
     const events = await store.readEvents('run-1');
     expect(events.map((event) => event.type)).toEqual(['run-status', 'run-status', 'run-status']);
+  });
+});
+
+describe('the store remembering its last write', () => {
+  it('still sees a write another store instance made to the same driver', async () => {
+    const driver = createMemoryDriver();
+    const here = createAgentRuntimeStore(driver);
+    const there = createAgentRuntimeStore(driver);
+    await here.createRun({ runId: 'shared' });
+    const acquired = await here.acquireRun('shared', { owner: 'owner-a', leaseMs: 60_000 });
+    const guard = { owner: 'owner-a', fencingToken: 1, expectedRevision: acquired.revision };
+    await there.saveAssistantCheckpoint('shared', guard, assistantMessage('there'));
+    await expect(here.recordRunOperation('shared', guard, modelRequest(0))).rejects.toSatisfy(
+      StoreConflictError.isInstance,
+    );
+    const snapshot = await here.getSnapshot('shared');
+    expect(snapshot.revision).toBe(3);
+    expect(snapshot.run.lastOperation).toBeNull();
   });
 });
