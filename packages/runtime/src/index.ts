@@ -24,6 +24,22 @@ export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
+export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
+export { createAgentRuntime } from './runner/agent-runtime';
+export { DEFAULT_CHECKPOINT_EVERY_EVENTS, isStructuralChunk } from './runner/checkpoint-boundary';
+export { isFirstOutput } from './runner/first-output';
+export type { ManagedToolExecutionOptions } from './runner/managed-tools';
+export { idempotencyKeyOf } from './runner/managed-tools';
+export type {
+  CompactFunction,
+  CompactInput,
+  CompactResult,
+  ResumeRunOptions,
+  RunExecutionOptions,
+  RuntimeLogEntry,
+  StartRunOptions,
+  ToolApprovalAnswer,
+} from './runner/run-options';
 export type { AgentRuntimeStore, AgentRuntimeStoreOptions } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { AgentRuntimeDriver } from './store/driver';

@@ -1,2 +1,9 @@
+export type {
+  ScriptedError,
+  ScriptedModelOptions,
+  ScriptedStep,
+  ScriptedToolCall,
+} from './scripted-model';
+export { scriptedModel } from './scripted-model';
 export type { LatencyOptions } from './with-latency';
 export { seededRandom, withLatency } from './with-latency';

@@ -1,0 +1,31 @@
+import type { RunEvent } from '@runlight/protocol';
+import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
+import type { AgentRuntimeDriver } from '../../store/driver';
+import { createMemoryDriver } from '../../store/memory-driver';
+import { type AgentRuntimeOptions, createAgentRuntime } from '../agent-runtime';
+import type { RuntimeLogEntry } from '../run-options';
+
+/** A runtime over a memory store (or `driver`) with every event and log entry captured. */
+export function harness(
+  options: Partial<AgentRuntimeOptions> & { driver?: AgentRuntimeDriver; runId?: string } = {},
+) {
+  const runId = options.runId ?? 'run-1';
+  const store = options.store ?? createAgentRuntimeStore(options.driver ?? createMemoryDriver());
+  const logs: RuntimeLogEntry[] = [];
+  const runtime = createAgentRuntime({
+    owner: 'worker-a',
+    ...options,
+    store,
+    onLog: (entry) => logs.push(entry),
+  });
+  const events: RunEvent[] = [];
+  runtime.subscribe(runId, (event) => events.push(event));
+  const durable = () => events.filter((event) => event.type !== 'run-delta');
+  const operations = () =>
+    events.flatMap((event) => (event.type === 'run-operation' ? [event.operation] : []));
+  const checkpoints = () =>
+    events.flatMap((event) => (event.type === 'assistant-checkpoint' ? [event] : []));
+  return { runId, store, runtime, events, durable, operations, checkpoints, logs };
+}
+
+export const user = (content: string) => [{ role: 'user' as const, content }];

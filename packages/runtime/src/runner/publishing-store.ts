@@ -1,0 +1,77 @@
+import type { AgentRun, DurableRunEvent } from '@runlight/protocol';
+import type { RunEventBus } from '../events/run-event-bus';
+import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+
+/** The durable event the reference reducer appended for a mutation that produced `run`. */
+function statusEvent(
+  run: AgentRun,
+  change: 'created' | 'acquired' | 'completed' | 'failed' | 'cancelled',
+): DurableRunEvent {
+  return {
+    type: 'run-status',
+    runId: run.id,
+    revision: run.revision,
+    at: run.updatedAt,
+    change,
+    status: run.status,
+    owner: run.owner,
+    fencingToken: run.fencingToken,
+    failure: run.failure,
+  };
+}
+
+/**
+ * A store whose mutations publish their durable event once they committed. `OwnedRun` calls it
+ * inside its per-run queue turn, so events are published in revision order, before the next
+ * mutation of the run starts. The event is rebuilt from the committed run exactly as the
+ * reference reducer builds it (no extra read on the hot path); a terminal commit the store
+ * recognised as a duplicate appended no event and publishes none.
+ *
+ * @example
+ * const owned = new OwnedRun(publishingStore(store, hub), acquired, { queue });
+ */
+export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): AgentRuntimeStore {
+  return {
+    ...store,
+    async createRun(input) {
+      const run = await store.createRun(input);
+      bus.publish(statusEvent(run, 'created'));
+      return run;
+    },
+    async acquireRun(runId, input) {
+      const run = await store.acquireRun(runId, input);
+      bus.publish(statusEvent(run, 'acquired'));
+      return run;
+    },
+    async recordRunOperation(runId, guard, operation) {
+      const run = await store.recordRunOperation(runId, guard, operation);
+      if (run.lastOperation) {
+        bus.publish({
+          type: 'run-operation',
+          runId,
+          revision: run.revision,
+          at: run.updatedAt,
+          operation: run.lastOperation,
+        });
+      }
+      return run;
+    },
+    async saveAssistantCheckpoint(runId, guard, message) {
+      const run = await store.saveAssistantCheckpoint(runId, guard, message);
+      bus.publish({
+        type: 'assistant-checkpoint',
+        runId,
+        revision: run.revision,
+        at: run.updatedAt,
+        checkpoint: { message, revision: run.revision },
+      });
+      return run;
+    },
+    async commitTerminal(runId, guard, terminal) {
+      const run = await store.commitTerminal(runId, guard, terminal);
+      if (run.revision === guard.expectedRevision + 1)
+        bus.publish(statusEvent(run, terminal.status));
+      return run;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { LanguageModel, ModelMessage, streamText, ToolSet } from 'ai';
+
+type StreamTextOptions = Parameters<typeof streamText>[0];
+
+/** What a `compact` callback receives before each model request. */
+export interface CompactInput {
+  /** The messages the next model request would send. */
+  messages: ModelMessage[];
+  /** The zero-based step of the run (a resumed run continues the count). */
+  step: number;
+  /** Aborts when the run is cancelled or loses its lease. */
+  signal: AbortSignal;
+}
+
+/** `compacted` replaces the messages of this step; `not_needed` claims no summary was made. */
+export type CompactResult =
+  | { status: 'compacted'; messages: ModelMessage[] }
+  | { status: 'not_needed' };
+
+export type CompactFunction = (input: CompactInput) => PromiseLike<CompactResult> | CompactResult;
+
+/** What the runner needs to execute a run with the AI SDK; shared by start and resume. */
+export interface RunExecutionOptions {
+  /** A language model, or a model id the global provider resolves (admitted in `prepareStep`). */
+  model: LanguageModel;
+  /** The conversation before this run's assistant message. */
+  messages: ModelMessage[];
+  tools?: ToolSet;
+  toolApproval?: StreamTextOptions['toolApproval'];
+  /** Runs before each model request; each invocation is a durable `compaction` operation. */
+  compact?: CompactFunction;
+  /** Default `isStepCount(1)` (the AI SDK's default). */
+  stopWhen?: StreamTextOptions['stopWhen'];
+  abortSignal?: AbortSignal;
+  /** System instructions (the AI SDK's `instructions`). */
+  system?: StreamTextOptions['instructions'];
+  /** AI SDK retries of a failed model request (each attempt is its own operation). Default 2. */
+  maxRetries?: number;
+}
+
+export interface StartRunOptions extends RunExecutionOptions {
+  runId: string;
+}
+
+/** A user's answer to a tool approval request of the run's assistant message. */
+export interface ToolApprovalAnswer {
+  approvalId: string;
+  approved: boolean;
+  reason?: string;
+}
+
+/**
+ * Continues a run that awaits approvals. Options left out are taken from the `startRun` of
+ * this process; after a restart, pass at least `model` and `messages` (and `tools`).
+ */
+export interface ResumeRunOptions extends Partial<RunExecutionOptions> {
+  runId: string;
+  approvals: readonly ToolApprovalAnswer[];
+}
+
+/** One entry of the server log — the only place provider error text goes. */
+export interface RuntimeLogEntry {
+  level: 'error' | 'warn' | 'info';
+  message: string;
+  runId: string;
+  error?: unknown;
+}
