@@ -1,0 +1,137 @@
+import type { AgentRun, AssistantCheckpoint } from '@runlight/protocol';
+import { describe, expect, it } from 'vitest';
+import { applyEvent } from '../apply-event';
+import { mergeSnapshot } from '../merge-snapshot';
+import { initialRunState } from '../run-state';
+import { type ActivityKind, selectActivity } from '../select-activity';
+import { selectElapsedMs } from '../select-elapsed-ms';
+import { at, checkpoint, compaction, modelRequest, snapshot, textDelta } from './fixtures';
+
+const approvalMessage: AssistantCheckpoint['message'] = {
+  id: 'msg-1',
+  role: 'assistant',
+  parts: [
+    {
+      type: 'tool-runCommand',
+      toolCallId: 'call-1',
+      state: 'approval-requested',
+      input: { cmd: 'rm x' },
+      approval: { id: 'approval-1' },
+    },
+  ],
+};
+
+const cases: Array<{
+  name: string;
+  run: Partial<AgentRun>;
+  assistant?: AssistantCheckpoint;
+  kind: ActivityKind;
+  since?: string;
+}> = [
+  { name: 'queued run', run: { status: 'queued', owner: null, fencingToken: 0 }, kind: 'queued' },
+  {
+    name: 'compaction started',
+    run: { lastOperation: compaction('started') },
+    kind: 'compacting',
+    since: at(1),
+  },
+  {
+    name: 'model request started',
+    run: { lastOperation: modelRequest('started', { startedAt: at(-300) }) },
+    kind: 'waiting-for-model',
+    since: at(-300),
+  },
+  {
+    name: 'first output',
+    run: { lastOperation: modelRequest('first-output', { firstOutputAt: at(7) }) },
+    kind: 'streaming',
+    since: at(7),
+  },
+  {
+    name: 'approval requested after the request ended',
+    run: { lastOperation: modelRequest('completed', { endedAt: at(9) }) },
+    assistant: checkpoint(4, approvalMessage),
+    kind: 'awaiting-approval',
+    since: at(9),
+  },
+  {
+    name: 'no operation in flight',
+    run: { lastOperation: compaction('completed') },
+    kind: 'working',
+    since: at(2),
+  },
+  { name: 'acquired, nothing recorded yet', run: {}, kind: 'working' },
+  {
+    name: 'completed',
+    run: { status: 'completed', lastOperation: modelRequest('completed') },
+    kind: 'completed',
+  },
+  {
+    name: 'cancelled',
+    run: { status: 'cancelled', lastOperation: modelRequest('cancelled') },
+    kind: 'cancelled',
+  },
+];
+
+describe('selectActivity', () => {
+  it('is loading before the first snapshot', () => {
+    expect(selectActivity(initialRunState('run-1'))).toEqual({ kind: 'loading' });
+  });
+
+  for (const entry of cases) {
+    it(`${entry.name} → ${entry.kind}`, () => {
+      const state = mergeSnapshot(
+        initialRunState('run-1'),
+        snapshot(5, entry.run, entry.assistant ?? null),
+      );
+      const activity = selectActivity(state);
+      expect(activity.kind).toBe(entry.kind);
+      expect(activity.since).toBe(entry.since);
+    });
+  }
+
+  it('failed carries the failure code and operation', () => {
+    const failure = { code: 'provider_failure' as const, operationId: 'req-step-0' };
+    const state = mergeSnapshot(
+      initialRunState('run-1'),
+      snapshot(5, { status: 'failed', failure, lastOperation: modelRequest('failed') }),
+    );
+    expect(selectActivity(state)).toMatchObject({
+      kind: 'failed',
+      failure,
+      operation: { id: 'req-step-0', phase: 'failed' },
+    });
+  });
+
+  it('returns the same object across text deltas (no re-render per delta)', () => {
+    let state = mergeSnapshot(
+      initialRunState('run-1'),
+      snapshot(5, { lastOperation: modelRequest('first-output') }, checkpoint(4)),
+    );
+    const first = selectActivity(state);
+    state = applyEvent(state, textDelta(4, 1, 'lo'));
+    state = applyEvent(state, textDelta(4, 2, '!'));
+    expect(selectActivity(state)).toBe(first);
+  });
+
+  it('adds elapsed time on the estimated server clock when asked', () => {
+    const state = mergeSnapshot(
+      initialRunState('run-1'),
+      snapshot(5, { lastOperation: modelRequest('started', { startedAt: at(0) }) }),
+      // The client clock is 60 s behind the server.
+      { clockOffsetMs: 60_000 },
+    );
+    const clientNow = Date.parse(at(0)) - 60_000 + 1_500;
+    expect(selectActivity(state, clientNow).elapsedMs).toBe(1_500);
+  });
+});
+
+describe('selectElapsedMs', () => {
+  it('corrects a skewed client clock with the offset and never goes negative', () => {
+    const since = at(10);
+    const serverNow = Date.parse(at(12));
+    expect(selectElapsedMs(since, { clockOffsetMs: 5_000 }, serverNow - 5_000)).toBe(2_000);
+    expect(selectElapsedMs(since, { clockOffsetMs: -5_000 }, serverNow + 5_000)).toBe(2_000);
+    expect(selectElapsedMs(since, { clockOffsetMs: null }, Date.parse(at(0)))).toBe(0);
+  });
+});
