@@ -1,5 +1,5 @@
 import { fetchRunSnapshot, type LoadedSnapshot, type SnapshotLoad } from './fetch-snapshot';
-import { type ReconnectOptions, RunStore } from './run-store';
+import { type ReconnectOptions, RunStore, type RunStoreContext } from './run-store';
 
 export interface RunlightClientOptions {
   /** Where the run handlers are mounted, e.g. `https://example.com/api` (→ `/api/runs/:id`). */
@@ -15,7 +15,7 @@ export interface RunlightClientOptions {
    * Routes every snapshot load (initial, gap and reset reloads) through the host, e.g. a
    * TanStack Query cache. Defaults to `client.fetchSnapshot`. The result is validated again.
    */
-  loadSnapshot?: (runId: string, options: { signal?: AbortSignal }) => Promise<SnapshotLoad>;
+  loadSnapshot?: SnapshotLoader;
   /**
    * Consecutive failed attempts after which the connection reports `offline` (it keeps
    * retrying). A browser with `navigator.onLine === false` reports `offline` at once. Default 3.
@@ -28,7 +28,19 @@ export interface RunlightClient {
   run(runId: string): RunStore;
   /** `GET {baseUrl}/runs/:id`, validated, with the clock-offset estimate of its round trip. */
   fetchSnapshot(runId: string, options?: { signal?: AbortSignal }): Promise<LoadedSnapshot>;
+  /**
+   * Routes the snapshot loads of every store of this client through `loader` (e.g. a host's
+   * query cache bound after the client was created) until the returned function is called,
+   * which restores the previous loader. Loads already in flight are not affected.
+   */
+  setSnapshotLoader(loader: SnapshotLoader): () => void;
 }
+
+/** How a store loads a snapshot (the `loadSnapshot` option). */
+export type SnapshotLoader = (
+  runId: string,
+  options: { signal?: AbortSignal },
+) => Promise<SnapshotLoad>;
 
 /**
  * Creates the headless Runlight client.
@@ -44,7 +56,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
   const now = options.now ?? Date.now;
   const fetchSnapshot: RunlightClient['fetchSnapshot'] = (runId, fetchOptions = {}) =>
     fetchRunSnapshot({ baseUrl, fetch, now }, runId, fetchOptions);
-  const context = {
+  const context: RunStoreContext = {
     baseUrl,
     fetch,
     now,
@@ -67,5 +79,13 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       return store;
     },
     fetchSnapshot,
+    setSnapshotLoader(loader) {
+      const previous = context.loadSnapshot;
+      context.loadSnapshot = loader;
+      return () => {
+        // Only the binding still in place restores; a later binding keeps its own.
+        if (context.loadSnapshot === loader) context.loadSnapshot = previous;
+      };
+    },
   };
 }

@@ -1,5 +1,9 @@
 export { applyEvent } from './apply-event';
-export type { RunlightClient, RunlightClientOptions } from './create-runlight-client';
+export type {
+  RunlightClient,
+  RunlightClientOptions,
+  SnapshotLoader,
+} from './create-runlight-client';
 export { createRunlightClient } from './create-runlight-client';
 export { cursorOf } from './cursor';
 export type { RunlightClientErrorKind } from './errors/runlight-client-error';

@@ -1,0 +1,124 @@
+import type {
+  DurableRunEvent,
+  RunDeltaEvent,
+  RunEvent,
+  RunOperation,
+  RunSnapshot,
+  UIMessage,
+  UIMessageChunk,
+} from '@runlight/protocol';
+import {
+  type Mutation,
+  reduceAcquireRun,
+  reduceCommitTerminal,
+  reduceCreateRun,
+  reduceRecordRunOperation,
+  reduceSaveAssistantCheckpoint,
+  type StoredRun,
+  type TerminalCommit,
+} from '@runlight/runtime';
+
+/**
+ * A server in miniature for property tests: the runtime's reference reducer is the store, an
+ * array the event log, and `resume` answers a cursor the way the SSE handler does (durable
+ * events after R, then the live deltas still buffered after B:S, or `reset`).
+ */
+export class ServerSim {
+  readonly runId: string;
+  record: StoredRun | null = null;
+  readonly log: DurableRunEvent[] = [];
+  readonly snapshots = new Map<number, RunSnapshot>();
+  /** Live deltas since the last checkpoint (cleared by a checkpoint and a terminal status). */
+  buffer: RunDeltaEvent[] = [];
+  /** Every event published, in order. */
+  readonly published: RunEvent[] = [];
+  /** The assistant message as the model produced it so far (the truth a client must show). */
+  message: UIMessage = { id: 'msg-1', role: 'assistant', parts: [] };
+  #now: () => Date;
+
+  constructor(runId: string, now: () => Date) {
+    this.runId = runId;
+    this.#now = now;
+  }
+
+  snapshot(): RunSnapshot {
+    const record = this.record!;
+    return { run: record.run, assistant: record.assistant, revision: record.run.revision };
+  }
+
+  create(): void {
+    this.#apply(reduceCreateRun(this.record, { runId: this.runId }, this.#now()));
+  }
+
+  acquire(): void {
+    this.#apply(reduceAcquireRun(this.record!, { owner: 'worker-a', leaseMs: 60_000 }, this.#now()));
+  }
+
+  operation(operation: RunOperation): void {
+    this.#apply(reduceRecordRunOperation(this.record!, this.#guard(), operation, this.#now()));
+  }
+
+  checkpoint(): void {
+    const message = structuredClone(this.message);
+    this.#apply(reduceSaveAssistantCheckpoint(this.record!, this.#guard(), message, this.#now()));
+  }
+
+  terminal(terminal: TerminalCommit): void {
+    const result = reduceCommitTerminal(this.record!, this.#guard(), terminal, this.#now());
+    if ('duplicate' in result) return;
+    this.#apply(result);
+  }
+
+  /** Publishes one live delta and applies it to the true message. */
+  delta(chunk: UIMessageChunk): void {
+    const base = this.record!.assistant?.revision ?? 0;
+    const last = this.buffer.at(-1);
+    const seq = last && last.baseRevision === base ? last.seq + 1 : 1;
+    const event: RunDeltaEvent = { type: 'run-delta', runId: this.runId, baseRevision: base, seq, chunk };
+    this.buffer.push(event);
+    this.published.push(event);
+    const parts = this.message.parts;
+    if (chunk.type === 'start-step') parts.push({ type: 'step-start' });
+    if (chunk.type === 'text-start') parts.push({ type: 'text', text: '', state: 'streaming' });
+    const lastPart = parts.at(-1);
+    if (lastPart?.type === 'text' && chunk.type === 'text-delta') lastPart.text += chunk.delta;
+    if (lastPart?.type === 'text' && chunk.type === 'text-end') lastPart.state = 'done';
+  }
+
+  /**
+   * What an SSE connection resuming from `cursor` receives now: the durable events after R,
+   * then the buffered deltas after B:S — or `reset` when they are gone.
+   */
+  resume(cursor: string): RunEvent[] | 'reset' {
+    const [r, b, s] = cursor.split(':').map(Number) as [number, number?, number?];
+    const current = this.record!.run.revision;
+    if (r > current) return 'reset';
+    const events: RunEvent[] = this.log.filter((event) => event.revision > r);
+    if (this.record!.run.status !== 'running' && this.record!.run.status !== 'queued') return events;
+    const base = this.record!.assistant?.revision ?? 0;
+    let after = 0;
+    if (b !== undefined && s !== undefined) {
+      if (b > base) return 'reset';
+      if (b === base) {
+        if (!this.buffer.some((d) => d.seq === s)) return 'reset';
+        after = s;
+      }
+    }
+    return [...events, ...this.buffer.filter((d) => d.seq > after)];
+  }
+
+  #guard() {
+    const run = this.record!.run;
+    return { owner: 'worker-a', fencingToken: run.fencingToken, expectedRevision: run.revision };
+  }
+
+  #apply(mutation: Mutation): void {
+    this.record = mutation.record;
+    this.log.push(mutation.event);
+    this.published.push(mutation.event);
+    this.snapshots.set(mutation.record.run.revision, this.snapshot());
+    const { event } = mutation;
+    if (event.type === 'assistant-checkpoint') this.buffer = [];
+    if (event.type === 'run-status' && event.change !== 'acquired') this.buffer = [];
+  }
+}
