@@ -498,6 +498,9 @@ export class RunExecution {
 
   /** The new owner writes from now on: this execution writes and publishes nothing more. */
   #loseOwnership(): void {
+    if (!this.#lost) {
+      this.#log('warn', 'Ownership lost: another owner holds the run; this execution stops');
+    }
     this.#lost = true;
     this.#writesBroken = true;
     this.#controller.abort(new RunStoppedError('ownership_lost'));
