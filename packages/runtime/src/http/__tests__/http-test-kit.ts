@@ -12,6 +12,17 @@ import { createRunHandlers, type RunHandlersOptions } from '../create-run-handle
 import { createRunRouter } from '../create-run-router';
 import { type NodeListener, toNodeListener } from '../to-node-listener';
 
+/** A read that waits longer than this fails the test at once instead of at the test timeout. */
+const READ_TIMEOUT_MS = 3_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no SSE data within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** A test-side SSE parser, written from the WHATWG spec independently of the server's writer. */
 export type SseItem =
   | { kind: 'message'; event: string; id: string | null; data: string }
@@ -33,7 +44,7 @@ export class SseReader {
   async next(): Promise<SseItem | null> {
     while (this.#items.length === 0) {
       if (this.#ended) return null;
-      const { done, value } = await this.#reader.read();
+      const { done, value } = await withTimeout(this.#reader.read(), READ_TIMEOUT_MS);
       if (done) {
         this.#ended = true;
         continue;
