@@ -2,5 +2,7 @@ export type { PostgresSchemaOptions, RunlightTables } from './migrate';
 export { DEFAULT_SCHEMA, migrate, runlightTables } from './migrate';
 export type { PostgresDriverOptions } from './postgres-driver';
 export { createPostgresDriver } from './postgres-driver';
+export type { PostgresEventBus, PostgresEventBusOptions } from './postgres-event-bus';
+export { createPostgresEventBus } from './postgres-event-bus';
 export type { PostgresClient, SqlClient, SqlQueryable, SqlStatement } from './sql-client';
 export { toSqlClient } from './sql-client';

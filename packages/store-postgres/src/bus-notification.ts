@@ -1,0 +1,97 @@
+import type { DurableRunEvent, RunDeltaEvent, RunStatusChange } from '@runlight/protocol';
+
+/** A durable event is a row of the event log already: only where to find it travels. */
+export interface DurablePointer {
+  kind: 'durable';
+  runId: string;
+  revision: number;
+  /** Lets a receiver without subscribers mind its delta buffer without reading the row. */
+  type: DurableRunEvent['type'];
+  change?: RunStatusChange | undefined;
+}
+
+/** One message of a notification payload. */
+export type BusMessage =
+  | DurablePointer
+  | { kind: 'delta'; event: RunDeltaEvent }
+  | { kind: 'delta-row'; runId: string; id: string }
+  | { kind: 'skip' };
+
+interface Envelope {
+  /** The sending instance, so it ignores its own notifications. */
+  instanceId: string;
+  messages: BusMessage[];
+}
+
+/**
+ * Packs `messages`, in order, into as few NOTIFY payloads of at most `maxBytes` (UTF-8) as
+ * possible. The caller has moved every message too large for a payload into a row.
+ */
+export function encodeNotifications(
+  instanceId: string,
+  messages: readonly BusMessage[],
+  maxBytes: number,
+): string[] {
+  const head = `{"instanceId":${JSON.stringify(instanceId)},"messages":[`;
+  const overhead = Buffer.byteLength(head) + 2;
+  const payloads: string[] = [];
+  let parts: string[] = [];
+  let size = overhead;
+  for (const message of messages) {
+    if (message.kind === 'skip') continue;
+    const json = JSON.stringify(message);
+    const bytes = Buffer.byteLength(json) + 1;
+    if (parts.length > 0 && size + bytes > maxBytes) {
+      payloads.push(`${head}${parts.join(',')}]}`);
+      parts = [];
+      size = overhead;
+    }
+    parts.push(json);
+    size += bytes;
+  }
+  if (parts.length > 0) payloads.push(`${head}${parts.join(',')}]}`);
+  return payloads;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+function isMessage(value: unknown): value is BusMessage {
+  if (!isObject(value)) return false;
+  switch (value.kind) {
+    case 'durable':
+      return (
+        typeof value.runId === 'string' &&
+        Number.isInteger(value.revision) &&
+        typeof value.type === 'string'
+      );
+    case 'delta':
+      // The event itself is validated with the protocol schema by the receiver.
+      return isObject(value.event);
+    case 'delta-row':
+      return typeof value.runId === 'string' && typeof value.id === 'string';
+    default:
+      return false;
+  }
+}
+
+/** Reads a payload another instance sent; anything unexpected is an error, not a crash. */
+export function decodeNotification(
+  payload: string,
+): ({ ok: true } & Envelope) | { ok: false; error: Error } {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return { ok: false, error: new TypeError('a run event notification is not JSON') };
+  }
+  if (
+    !isObject(value) ||
+    typeof value.instanceId !== 'string' ||
+    !Array.isArray(value.messages) ||
+    !value.messages.every(isMessage)
+  ) {
+    return { ok: false, error: new TypeError('a run event notification has an unknown shape') };
+  }
+  return { ok: true, instanceId: value.instanceId, messages: value.messages };
+}

@@ -1,0 +1,410 @@
+import { randomUUID } from 'node:crypto';
+import type { PGliteInterface } from '@electric-sql/pglite';
+import {
+  type DurableRunEvent,
+  type RunDeltaEvent,
+  type RunEvent,
+  safeParseRunEvent,
+} from '@runlight/protocol';
+import { type RunEventBus, RunEventHub, type RunEventListener } from '@runlight/runtime';
+import type { Pool } from 'pg';
+import {
+  type BusMessage,
+  type DurablePointer,
+  decodeNotification,
+  encodeNotifications,
+} from './bus-notification';
+import { checkIdentifier, type PostgresSchemaOptions, runlightTables } from './migrate';
+import { type SqlClient, toSqlClient } from './sql-client';
+
+export interface PostgresEventBusOptions extends PostgresSchemaOptions {
+  /** A node-postgres pool: one connection stays checked out for LISTEN. */
+  pool?: Pool;
+  /** Or a PGlite instance (one process; several buses may share it). */
+  pglite?: PGliteInterface;
+  /** The NOTIFY channel, a lower-case identifier. Default `runlight_events`. */
+  channel?: string;
+  /** Names this instance in its notifications, so it ignores its own. Default a random UUID. */
+  instanceId?: string;
+  /**
+   * Largest NOTIFY payload in bytes. PostgreSQL refuses 8000 and more; larger live deltas travel
+   * through a table row. Default 7900.
+   */
+  maxPayloadBytes?: number;
+  /** Hears failures to notify, to read a row, and notifications that do not parse. */
+  onError?: (error: unknown) => void;
+}
+
+/** A `RunEventBus` across server instances; `close` stops listening. */
+export interface PostgresEventBus extends RunEventBus {
+  readonly instanceId: string;
+  /** Listeners of `runId` in this instance (to prove none leak). */
+  listenerCount(runId: string): number;
+  /** Resolves once every event published so far has been handed to PostgreSQL. */
+  flushed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Per-run delivery order in this instance. */
+interface RunOrder {
+  /** Highest durable revision delivered (or passed over without listeners); null: none yet. */
+  revision: number | null;
+  /** Work that must finish before the next event of the run is delivered. */
+  tail: Promise<void> | null;
+}
+
+const SWEEP_EVERY_MS = 60_000;
+
+type Produced = RunEvent | readonly RunEvent[] | Promise<readonly RunEvent[]>;
+
+function toList(produced: RunEvent | readonly RunEvent[]): readonly RunEvent[] {
+  return Array.isArray(produced) ? produced : [produced as RunEvent];
+}
+
+/**
+ * Run events across server instances through PostgreSQL LISTEN/NOTIFY, so an SSE client
+ * connected to instance B follows a run executing on instance A.
+ *
+ * - Durable events are already rows of the event log (the store wrote them with the mutation),
+ *   so only a pointer travels: run id, revision and kind. A receiver with subscribers reads the
+ *   rows; one without only drops its delta buffer on a checkpoint or an end.
+ * - Live deltas travel inline, batched into one notification while they fit; a delta too large
+ *   for a payload is written to `run_live_deltas` and its row id travels instead.
+ * - Delivery per run is in publish order: durable events by revision (a skipped revision is read
+ *   from the event log first, a repeated one dropped), each delta after what preceded it.
+ * - Each instance keeps the live-delta buffer from what it receives, with `RunEventHub`'s
+ *   semantics: the deltas since the last checkpoint.
+ *
+ * Notifications sent while an instance's LISTEN connection is down are lost to it: durable
+ * events come back through the event log at the next pointer; a lost delta leaves a `seq` hole
+ * that the SSE stream reports (`reset`) so the client reloads.
+ *
+ * @example
+ * const bus = await createPostgresEventBus({ pool });
+ * const runtime = createAgentRuntime({ store, events: bus });
+ * const handlers = createRunHandlers({ store, runtime });
+ */
+export async function createPostgresEventBus(
+  options: PostgresEventBusOptions,
+): Promise<PostgresEventBus> {
+  const client = options.pool ?? options.pglite;
+  if (!client) throw new TypeError('createPostgresEventBus needs a `pool` or a `pglite`');
+  const bus = new PostgresEventBusImpl(toSqlClient(client), options);
+  await bus.start();
+  return bus;
+}
+
+class PostgresEventBusImpl implements PostgresEventBus {
+  readonly instanceId: string;
+  readonly #sql: SqlClient;
+  readonly #channel: string;
+  readonly #tables: ReturnType<typeof runlightTables>;
+  readonly #maxPayloadBytes: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #hub: RunEventHub;
+  readonly #orders = new Map<string, RunOrder>();
+  #outbox: BusMessage[] = [];
+  #flushing: Promise<void> | null = null;
+  #stopListening: (() => Promise<void>) | null = null;
+  #closed = false;
+  #lastSweep = 0;
+
+  constructor(sql: SqlClient, options: PostgresEventBusOptions) {
+    this.#sql = sql;
+    this.instanceId = options.instanceId ?? randomUUID();
+    this.#channel = checkIdentifier('channel', options.channel ?? 'runlight_events');
+    this.#tables = runlightTables(options);
+    this.#maxPayloadBytes = options.maxPayloadBytes ?? 7_900;
+    this.#onError = options.onError ?? (() => {});
+    this.#hub = new RunEventHub({ onListenerError: this.#onError });
+  }
+
+  async start(): Promise<void> {
+    this.#stopListening = await this.#sql.listen(
+      this.#channel,
+      (payload) => this.#receive(payload),
+      (error) => this.#onError(error),
+    );
+  }
+
+  publish(event: RunEvent): void {
+    if (this.#closed) return;
+    this.#accept(event.runId, () => event);
+    this.#outbox.push(
+      event.type === 'run-delta'
+        ? { kind: 'delta', event }
+        : {
+            kind: 'durable',
+            runId: event.runId,
+            revision: event.revision,
+            type: event.type,
+            change: event.type === 'run-status' ? event.change : undefined,
+          },
+    );
+    this.#flushing ??= this.#flush();
+  }
+
+  subscribe(runId: string, listener: RunEventListener): () => void {
+    const unsubscribe = this.#hub.subscribe(runId, listener);
+    return () => {
+      unsubscribe();
+      this.#forgetIfIdle(runId);
+    };
+  }
+
+  liveDeltas(runId: string): readonly RunDeltaEvent[] {
+    return this.#hub.liveDeltas(runId);
+  }
+
+  endRun(runId: string): void {
+    this.#hub.endRun(runId);
+    this.#forgetIfIdle(runId);
+  }
+
+  listenerCount(runId: string): number {
+    return this.#hub.listenerCount(runId);
+  }
+
+  async flushed(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.flushed();
+    this.#closed = true;
+    await Promise.all([...this.#orders.values()].map((order) => order.tail));
+    await this.#stopListening?.();
+  }
+
+  /** Sends the outbox in order, as few notifications as the payload limit allows. */
+  async #flush(): Promise<void> {
+    try {
+      while (this.#outbox.length > 0) {
+        const batch = this.#outbox;
+        this.#outbox = [];
+        const messages: BusMessage[] = [];
+        for (const message of batch) messages.push(await this.#fitted(message));
+        for (const payload of encodeNotifications(this.instanceId, messages, this.#maxPayloadBytes))
+          await this.#notify(payload);
+      }
+    } finally {
+      this.#flushing = null;
+    }
+  }
+
+  /** A delta too large for a payload goes to a row; its id travels instead. */
+  async #fitted(message: BusMessage): Promise<BusMessage> {
+    if (message.kind !== 'delta') return message;
+    const json = JSON.stringify(message.event);
+    // 64 bytes: the envelope around one message.
+    if (Buffer.byteLength(json) + 64 <= this.#maxPayloadBytes) return message;
+    try {
+      const [row] = await this.#sql.query<{ id: string }>({
+        text: `INSERT INTO ${this.#tables.liveDeltas} (run_id, delta) VALUES ($1, $2::json) RETURNING id::text`,
+        values: [message.event.runId, json],
+      });
+      void this.#sweep();
+      return { kind: 'delta-row', runId: message.event.runId, id: row!.id };
+    } catch (error) {
+      this.#onError(error);
+      // Receivers see a `seq` hole, which the SSE stream turns into a snapshot reload.
+      return { kind: 'skip' };
+    }
+  }
+
+  async #notify(payload: string): Promise<void> {
+    try {
+      await this.#sql.query({
+        text: 'SELECT pg_notify($1, $2)',
+        values: [this.#channel, payload],
+      });
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+
+  /** Rows of large deltas are read within moments; drop the ones older than five minutes. */
+  async #sweep(): Promise<void> {
+    if (Date.now() - this.#lastSweep < SWEEP_EVERY_MS) return;
+    this.#lastSweep = Date.now();
+    try {
+      await this.#sql.query({
+        text: `DELETE FROM ${this.#tables.liveDeltas} WHERE created_at < now() - interval '5 minutes'`,
+      });
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+
+  #receive(payload: string): void {
+    const decoded = decodeNotification(payload);
+    if (!decoded.ok) {
+      this.#onError(decoded.error);
+      return;
+    }
+    if (decoded.instanceId === this.instanceId || this.#closed) return;
+    for (const message of decoded.messages) {
+      switch (message.kind) {
+        case 'delta': {
+          const parsed = safeParseRunEvent(message.event);
+          if (parsed.success && parsed.data.type === 'run-delta') {
+            const event = parsed.data;
+            this.#accept(event.runId, () => event);
+          } else this.#onError(parsed.success ? new TypeError('not a delta') : parsed.error);
+          break;
+        }
+        case 'delta-row':
+          this.#accept(message.runId, () => this.#readDeltaRow(message.runId, message.id));
+          break;
+        case 'durable':
+          this.#accept(message.runId, () => this.#pointer(message));
+          break;
+        case 'skip':
+          break;
+      }
+    }
+  }
+
+  /**
+   * Delivers what `produce` yields after everything accepted before it for the run. A ready
+   * value is delivered at once when nothing of the run is pending (the usual case); anything
+   * that needs a read waits its turn, and so does everything accepted after it.
+   */
+  #accept(runId: string, produce: () => Produced): void {
+    const order = this.#order(runId);
+    if (order.tail !== null) {
+      this.#chain(runId, order, produce);
+      return;
+    }
+    let produced: Produced;
+    try {
+      produced = produce();
+    } catch (error) {
+      this.#onError(error);
+      return;
+    }
+    if (produced instanceof Promise) {
+      this.#chain(runId, order, () => produced);
+      return;
+    }
+    const events = toList(produced);
+    if (events.some((event) => this.#needsGap(order, event))) {
+      this.#chain(runId, order, () => events);
+      return;
+    }
+    for (const event of events) this.#deliverNow(order, event);
+    this.#forgetIfIdle(runId);
+  }
+
+  #chain(runId: string, order: RunOrder, produce: () => Produced): void {
+    const turn = async () => {
+      try {
+        for (const event of toList(await produce())) await this.#deliver(order, event);
+      } catch (error) {
+        this.#onError(error);
+      }
+    };
+    const tail: Promise<void> = (order.tail ?? Promise.resolve()).then(turn).finally(() => {
+      if (order.tail === tail) {
+        order.tail = null;
+        this.#forgetIfIdle(runId);
+      }
+    });
+    order.tail = tail;
+  }
+
+  #order(runId: string): RunOrder {
+    let order = this.#orders.get(runId);
+    if (!order) {
+      order = { revision: null, tail: null };
+      this.#orders.set(runId, order);
+    }
+    return order;
+  }
+
+  #forgetIfIdle(runId: string): void {
+    const order = this.#orders.get(runId);
+    if (
+      order &&
+      order.tail === null &&
+      this.#hub.listenerCount(runId) === 0 &&
+      this.#hub.liveDeltas(runId).length === 0
+    ) {
+      this.#orders.delete(runId);
+    }
+  }
+
+  /** A durable event that skips revisions a subscriber has not seen needs the missing ones. */
+  #needsGap(order: RunOrder, event: RunEvent): boolean {
+    return (
+      event.type !== 'run-delta' &&
+      order.revision !== null &&
+      event.revision > order.revision + 1 &&
+      this.#hub.listenerCount(event.runId) > 0
+    );
+  }
+
+  async #deliver(order: RunOrder, event: RunEvent): Promise<void> {
+    if (event.type !== 'run-delta' && this.#needsGap(order, event)) {
+      const missing = await this.#readEvents(event.runId, order.revision!, event.revision - 1);
+      for (const earlier of missing) this.#deliverNow(order, earlier);
+    }
+    this.#deliverNow(order, event);
+  }
+
+  #deliverNow(order: RunOrder, event: RunEvent): void {
+    if (event.type !== 'run-delta') {
+      if (order.revision !== null && event.revision <= order.revision) return; // a repeat
+      order.revision = event.revision;
+    }
+    this.#hub.publish(event);
+  }
+
+  /** A durable pointer: read the rows when someone here listens, else only mind the buffer. */
+  #pointer(pointer: DurablePointer): readonly RunEvent[] | Promise<readonly RunEvent[]> {
+    const order = this.#order(pointer.runId);
+    if (order.revision !== null && pointer.revision <= order.revision) return [];
+    if (this.#hub.listenerCount(pointer.runId) === 0) {
+      order.revision = pointer.revision;
+      // As `RunEventHub`: a checkpoint holds every delta before it; an ended run streams no more.
+      if (
+        pointer.type === 'assistant-checkpoint' ||
+        (pointer.type === 'run-status' && pointer.change !== 'acquired')
+      ) {
+        this.#hub.endRun(pointer.runId);
+      }
+      return [];
+    }
+    const after = order.revision ?? pointer.revision - 1;
+    return this.#readEvents(pointer.runId, after, pointer.revision);
+  }
+
+  async #readEvents(runId: string, after: number, upTo: number): Promise<DurableRunEvent[]> {
+    const rows = await this.#sql.query<{ event: unknown }>({
+      text: `SELECT event FROM ${this.#tables.events}
+             WHERE run_id = $1 AND revision > $2 AND revision <= $3 ORDER BY revision`,
+      values: [runId, after, upTo],
+    });
+    const events: DurableRunEvent[] = [];
+    for (const row of rows) {
+      const parsed = safeParseRunEvent(row.event);
+      if (parsed.success && parsed.data.type !== 'run-delta') events.push(parsed.data);
+      else
+        this.#onError(parsed.success ? new TypeError('a stored event is a delta') : parsed.error);
+    }
+    return events;
+  }
+
+  async #readDeltaRow(runId: string, id: string): Promise<readonly RunEvent[]> {
+    const [row] = await this.#sql.query<{ delta: unknown }>({
+      text: `SELECT delta FROM ${this.#tables.liveDeltas} WHERE id = $1::bigint AND run_id = $2`,
+      values: [id, runId],
+    });
+    if (!row) return []; // swept already: a `seq` hole the SSE stream reports
+    const parsed = safeParseRunEvent(row.delta);
+    if (parsed.success && parsed.data.type === 'run-delta') return [parsed.data];
+    this.#onError(parsed.success ? new TypeError('a live delta row holds no delta') : parsed.error);
+    return [];
+  }
+}
