@@ -160,6 +160,9 @@ export class RunExecution {
       instructions: options.system,
       maxRetries: options.maxRetries,
       abortSignal: this.#controller.signal,
+      // The SDK's default prints provider errors to the console; they reach the log hook
+      // through the stream's error parts instead.
+      onError: () => {},
       onStart: (event) => {
         // Only the call id is read here: the SDK swallows callback errors, so no admission.
         this.#callId = event.callId;

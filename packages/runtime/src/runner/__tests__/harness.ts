@@ -29,3 +29,22 @@ export function harness(
 }
 
 export const user = (content: string) => [{ role: 'user' as const, content }];
+
+/** Resolves with the first event of the run that matches `predicate`. */
+export function nextEvent(
+  runtime: { subscribe(runId: string, listener: (event: RunEvent) => void): () => void },
+  runId: string,
+  predicate: (event: RunEvent) => boolean,
+): Promise<RunEvent> {
+  return new Promise((resolve) => {
+    const unsubscribe = runtime.subscribe(runId, (event) => {
+      if (predicate(event)) {
+        unsubscribe();
+        resolve(event);
+      }
+    });
+  });
+}
+
+export const isPhase = (phase: string) => (event: RunEvent) =>
+  event.type === 'run-operation' && event.operation.phase === phase;

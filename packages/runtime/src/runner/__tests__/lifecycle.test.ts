@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { scriptedModel } from '../../testing/scripted-model';
+import { GENERIC_ERROR_TEXT } from '../run-execution';
+import { harness, isPhase, nextEvent, user } from './harness';
+
+const SECRET = 'sk-live-SECRET-4242 prompt: my diagnosis';
+
+describe('the provider wait', () => {
+  it('a snapshot taken mid-wait shows started with the original startedAt; the end carries it', async () => {
+    const h = harness();
+    const model = scriptedModel([{ firstTokenMs: 150, text: 'Finally here' }]);
+    const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
+    const started = await nextEvent(h.runtime, h.runId, isPhase('started'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const snapshot = await h.store.getSnapshot(h.runId);
+    const run = await handle.done;
+
+    if (started.type !== 'run-operation') throw new Error('unreachable');
+    expect(snapshot.run.lastOperation).toEqual(started.operation);
+    expect(snapshot.run.lastOperation?.phase).toBe('started');
+    expect(run.lastOperation).toMatchObject({
+      id: started.operation.id,
+      phase: 'completed',
+      startedAt: started.operation.startedAt,
+      firstOutputAt: expect.any(String),
+      endedAt: expect.any(String),
+    });
+  });
+});
+
+describe('cancellation', () => {
+  it('cancelRun during the provider wait ends the operation and the run cancelled', async () => {
+    const h = harness();
+    const model = scriptedModel([{ firstTokenMs: 60_000, text: 'too late' }]);
+    const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
+    await nextEvent(h.runtime, h.runId, isPhase('started'));
+    h.runtime.cancelRun(h.runId);
+    const run = await handle.done;
+
+    expect(run.status).toBe('cancelled');
+    expect(run.lastOperation?.phase).toBe('cancelled');
+    expect(h.operations().map((operation) => operation.phase)).toEqual(['started', 'cancelled']);
+    expect(h.logs).toEqual([]);
+  });
+
+  it('an aborted abortSignal while streaming ends the operation and the run cancelled', async () => {
+    const h = harness();
+    const controller = new AbortController();
+    const model = scriptedModel([{ tokenMs: 20, text: 'one two three four five six seven' }]);
+    const handle = h.runtime.startRun({
+      runId: h.runId,
+      model,
+      messages: user('Hi'),
+      abortSignal: controller.signal,
+    });
+    await nextEvent(h.runtime, h.runId, isPhase('first-output'));
+    controller.abort();
+    const run = await handle.done;
+
+    expect(run.status).toBe('cancelled');
+    expect(h.operations().map((operation) => operation.phase)).toEqual([
+      'started',
+      'first-output',
+      'cancelled',
+    ]);
+    const text = h.checkpoints().at(-1)?.checkpoint.message.parts.find((p) => p.type === 'text');
+    expect(text && 'text' in text ? text.text.length : 0).toBeLessThan(
+      'one two three four five six seven'.length,
+    );
+  });
+
+  it('cancelRun while streaming from the live deltas ends cancelled', async () => {
+    const h = harness();
+    const model = scriptedModel([{ tokenMs: 20, text: 'one two three four five six seven' }]);
+    const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
+    await nextEvent(
+      h.runtime,
+      h.runId,
+      (event) => event.type === 'run-delta' && event.chunk.type === 'text-delta',
+    );
+    h.runtime.cancelRun(h.runId);
+    const run = await handle.done;
+    expect(run.status).toBe('cancelled');
+    expect(run.lastOperation?.phase).toBe('cancelled');
+  });
+});
+
+describe('provider failures', () => {
+  const expectNoSecret = async (h: ReturnType<typeof harness>) => {
+    expect(JSON.stringify(h.events)).not.toContain('SECRET');
+    expect(JSON.stringify(await h.store.readEvents(h.runId))).not.toContain('SECRET');
+    expect(JSON.stringify(await h.store.getSnapshot(h.runId))).not.toContain('SECRET');
+    expect(h.logs.some((entry) => String(entry.error).includes(SECRET))).toBe(true);
+  };
+
+  it('before the first output: operation failed, run provider_failure, text only in the log', async () => {
+    const h = harness();
+    const model = scriptedModel([{ firstTokenMs: 5, error: { at: 'request', message: SECRET } }]);
+    const run = await h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') }).done;
+
+    expect(run.status).toBe('failed');
+    expect(run.failure).toEqual({
+      code: 'provider_failure',
+      operationId: h.operations()[0]?.id,
+    });
+    expect(h.operations().map((operation) => operation.phase)).toEqual(['started', 'failed']);
+    await expectNoSecret(h);
+  });
+
+  it('mid-stream: the error delta carries generic text and the run fails provider_failure', async () => {
+    const h = harness();
+    const model = scriptedModel([{ text: 'one two three four', error: { at: 2, message: SECRET } }]);
+    const run = await h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') }).done;
+
+    expect(run.failure?.code).toBe('provider_failure');
+    expect(h.operations().map((operation) => operation.phase)).toEqual([
+      'started',
+      'first-output',
+      'failed',
+    ]);
+    const errors = h.events.flatMap((event) =>
+      event.type === 'run-delta' && event.chunk.type === 'error' ? [event.chunk.errorText] : [],
+    );
+    expect(errors).toEqual([GENERIC_ERROR_TEXT]);
+    await expectNoSecret(h);
+  });
+});
