@@ -115,8 +115,8 @@ export class RunStore {
       this.#fail(error);
       return false;
     }
-    const merged = mergeSnapshot(this.#state, snapshot, options);
-    this.#commit(merged.error === null ? merged : { ...merged, error: null });
+    // The error stays until the connection is live again: a UI should get to see it.
+    this.#commit(mergeSnapshot(this.#state, snapshot, options));
     return true;
   }
 

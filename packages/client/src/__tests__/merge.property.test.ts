@@ -57,7 +57,12 @@ function actions(server: ServerSim, history: History, now: () => string): Array<
     const startedAt = { value: '' };
     list.push(() => {
       startedAt.value = now();
-      server.operation({ id: 'compact-0', kind: 'compaction', phase: 'started', startedAt: startedAt.value });
+      server.operation({
+        id: 'compact-0',
+        kind: 'compaction',
+        phase: 'started',
+        startedAt: startedAt.value,
+      });
     });
     list.push(() =>
       server.operation({
@@ -98,7 +103,9 @@ function actions(server: ServerSim, history: History, now: () => string): Array<
   const terminal = history.terminal;
   list.push(() =>
     server.terminal(
-      terminal === 'failed' ? { status: 'failed', failure: { code: 'tool_failure' } } : { status: terminal },
+      terminal === 'failed'
+        ? { status: 'failed', failure: { code: 'tool_failure' } }
+        : { status: terminal },
     ),
   );
   const length = history.cut === undefined ? list.length : 1 + (history.cut % list.length);
@@ -106,7 +113,9 @@ function actions(server: ServerSim, history: History, now: () => string): Array<
 }
 
 const textOf = (state: RunState) =>
-  (selectMessage(state)?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+  (selectMessage(state)?.parts ?? [])
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .join('');
 
 /** What the store does when it (re)connects: reload if needed, then resume from the cursor. */
 function reconnect(state: RunState, server: ServerSim): RunState {
@@ -181,7 +190,9 @@ describe('merge property: random histories × random delivery schedules', () => 
         });
 
         // The true text never shrinks, so a duplicate would show as a non-prefix.
-        const finalText = server.message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+        const finalText = server.message.parts
+          .map((part) => (part.type === 'text' ? part.text : ''))
+          .join('');
         expect(finalText.startsWith(textOf(client))).toBe(true);
 
         client = reconnect(client, server);
@@ -198,7 +209,8 @@ describe('merge property: random histories × random delivery schedules', () => 
         const operation = final.run.lastOperation;
         const activity = selectActivity(client);
         if (operation?.phase === 'started') expect(activity.since).toBe(operation.startedAt);
-        if (operation?.phase === 'first-output') expect(activity.since).toBe(operation.firstOutputAt);
+        if (operation?.phase === 'first-output')
+          expect(activity.since).toBe(operation.firstOutputAt);
       }),
       { seed: SEED, numRuns: RUNS },
     );

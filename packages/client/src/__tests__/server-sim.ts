@@ -51,7 +51,9 @@ export class ServerSim {
   }
 
   acquire(): void {
-    this.#apply(reduceAcquireRun(this.record!, { owner: 'worker-a', leaseMs: 60_000 }, this.#now()));
+    this.#apply(
+      reduceAcquireRun(this.record!, { owner: 'worker-a', leaseMs: 60_000 }, this.#now()),
+    );
   }
 
   operation(operation: RunOperation): void {
@@ -74,7 +76,13 @@ export class ServerSim {
     const base = this.record!.assistant?.revision ?? 0;
     const last = this.buffer.at(-1);
     const seq = last && last.baseRevision === base ? last.seq + 1 : 1;
-    const event: RunDeltaEvent = { type: 'run-delta', runId: this.runId, baseRevision: base, seq, chunk };
+    const event: RunDeltaEvent = {
+      type: 'run-delta',
+      runId: this.runId,
+      baseRevision: base,
+      seq,
+      chunk,
+    };
     this.buffer.push(event);
     this.published.push(event);
     const parts = this.message.parts;
@@ -94,7 +102,8 @@ export class ServerSim {
     const current = this.record!.run.revision;
     if (r > current) return 'reset';
     const events: RunEvent[] = this.log.filter((event) => event.revision > r);
-    if (this.record!.run.status !== 'running' && this.record!.run.status !== 'queued') return events;
+    if (this.record!.run.status !== 'running' && this.record!.run.status !== 'queued')
+      return events;
     const base = this.record!.assistant?.revision ?? 0;
     let after = 0;
     if (b !== undefined && s !== undefined) {
