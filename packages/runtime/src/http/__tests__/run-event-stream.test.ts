@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RunEventHub } from '../../events/event-hub';
+import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
+import { createMemoryDriver } from '../../store/memory-driver';
+import { createRunHandlers, type RunHandlersOptions } from '../create-run-handlers';
 import {
   createHttpFixture,
   Follower,
   lossySource,
+  publishingDriver,
   ScriptedRun,
   type SseReader,
 } from './http-test-kit';
@@ -296,5 +301,61 @@ describe('events: heartbeat and release', () => {
     await run.complete();
     await Promise.all(readers.slice(10).map((reader) => reader.rest()));
     expect(f.hub.listenerCount('run-1')).toBe(0);
+  });
+});
+
+/** The handlers called directly (no HTTP), with a stream reader that records every chunk. */
+async function direct(options: Partial<RunHandlersOptions> = {}) {
+  const hub = new RunEventHub();
+  const store = createAgentRuntimeStore(publishingDriver(createMemoryDriver(), hub).driver);
+  const run = await ScriptedRun.start({ store, hub }, 'run-1');
+  const handlers = createRunHandlers({ store, runtime: hub, ...options });
+  const response = await handlers.events(
+    new Request('http://test/runs/run-1/events?after=2'),
+    'run-1',
+  );
+  return { hub, run, response };
+}
+
+describe('events: heartbeat timing (fake timers)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('pings after each full idle interval, not while events flow', async () => {
+    vi.useFakeTimers();
+    const { run, response } = await direct({ heartbeatMs: 15_000 });
+    const chunks: string[] = [];
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    void (async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        chunks.push(decoder.decode(r.value));
+      }
+    })();
+
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(chunks).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(chunks).toEqual([': ping\n\n']);
+    await vi.advanceTimersByTimeAsync(5_000); // 20 s
+    run.delta('x');
+    await vi.advanceTimersByTimeAsync(10_000); // 30 s: the stream was busy
+    expect(chunks).toHaveLength(2);
+    expect(chunks[1]).toMatch(/^event: run-delta\nid: 2:0:1\n/);
+    await vi.advanceTimersByTimeAsync(15_000); // 45 s: idle again
+    expect(chunks.slice(2)).toEqual([': ping\n\n']);
+    await reader.cancel();
+  });
+});
+
+describe('events: a client that stops reading', () => {
+  it('is dropped instead of buffered without bound, and its subscription released', async () => {
+    const { hub, run, response } = await direct({ maxQueuedBytes: 16 * 1024 });
+    await new Promise((resolve) => setImmediate(resolve)); // catch-up done, live
+    expect(hub.listenerCount('run-1')).toBe(1);
+    for (let i = 0; i < 2_000; i++) run.delta('y'.repeat(100));
+    expect(hub.listenerCount('run-1')).toBe(0);
+    await expect(response.body!.getReader().read()).rejects.toThrow(/not reading/);
   });
 });
