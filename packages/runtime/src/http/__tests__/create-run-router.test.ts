@@ -74,7 +74,7 @@ describe('createRunRouter', () => {
     const response = await createRunRouter({ handlers })(get('/runs/run-1', 'DELETE'));
     expect(response?.status).toBe(405);
     expect(response?.headers.get('allow')).toBe('GET');
-    expect((await response?.json()).error.code).toBe('method_not_allowed');
+    expect((await response!.json()).error.code).toBe('method_not_allowed');
     expect(snapshot).not.toHaveBeenCalled();
   });
 });
