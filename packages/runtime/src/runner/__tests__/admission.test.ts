@@ -85,8 +85,11 @@ describe('model request admission (model id through the global provider, prepare
       languageModels: { 'openai/gpt-5': model },
     });
     const h = harness();
-    const run = await h.runtime.startRun({ runId: h.runId, model: 'openai/gpt-5', messages: user('Hi') })
-      .done;
+    const run = await h.runtime.startRun({
+      runId: h.runId,
+      model: 'openai/gpt-5',
+      messages: user('Hi'),
+    }).done;
 
     expect(run.status).toBe('completed');
     expect(model.doStreamCalls).toHaveLength(1);
@@ -107,8 +110,11 @@ describe('model request admission (model id through the global provider, prepare
       languageModels: { 'openai/gpt-5': model },
     });
     const h = harness({ driver: loseOnce(createMemoryDriver(), isStarted) });
-    const run = await h.runtime.startRun({ runId: h.runId, model: 'openai/gpt-5', messages: user('Hi') })
-      .done;
+    const run = await h.runtime.startRun({
+      runId: h.runId,
+      model: 'openai/gpt-5',
+      messages: user('Hi'),
+    }).done;
 
     expect(model.doStreamCalls).toEqual([]);
     expect(run.failure?.code).toBe('storage_conflict');

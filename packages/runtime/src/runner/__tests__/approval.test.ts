@@ -93,8 +93,8 @@ describe('tool approvals', () => {
   it('denied → tool-output-denied checkpointed, the tool never runs, the model continues', async () => {
     const { h, keys, options } = setup();
     await h.runtime.startRun(options).done;
-    const approvalId = toolPart((await h.store.getSnapshot(h.runId)).assistant?.message)!
-      .approval!.id;
+    const approvalId = toolPart((await h.store.getSnapshot(h.runId)).assistant?.message)!.approval!
+      .id;
     const before = h.events.length;
     const run = await h.runtime.resumeRun({
       runId: h.runId,
@@ -111,8 +111,8 @@ describe('tool approvals', () => {
   it('resumeRun after a restart takes model and messages from the caller', async () => {
     const { h, options } = setup();
     await h.runtime.startRun(options).done;
-    const approvalId = toolPart((await h.store.getSnapshot(h.runId)).assistant?.message)!
-      .approval!.id;
+    const approvalId = toolPart((await h.store.getSnapshot(h.runId)).assistant?.message)!.approval!
+      .id;
     const restarted = harness({ store: h.store });
     await expect(
       restarted.runtime.resumeRun({ runId: h.runId, approvals: [{ approvalId, approved: true }] })

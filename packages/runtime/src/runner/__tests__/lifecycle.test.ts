@@ -63,7 +63,10 @@ describe('cancellation', () => {
       'first-output',
       'cancelled',
     ]);
-    const text = h.checkpoints().at(-1)?.checkpoint.message.parts.find((p) => p.type === 'text');
+    const text = h
+      .checkpoints()
+      .at(-1)
+      ?.checkpoint.message.parts.find((p) => p.type === 'text');
     expect(text && 'text' in text ? text.text.length : 0).toBeLessThan(
       'one two three four five six seven'.length,
     );
@@ -109,7 +112,9 @@ describe('provider failures', () => {
 
   it('mid-stream: the error delta carries generic text and the run fails provider_failure', async () => {
     const h = harness();
-    const model = scriptedModel([{ text: 'one two three four', error: { at: 2, message: SECRET } }]);
+    const model = scriptedModel([
+      { text: 'one two three four', error: { at: 2, message: SECRET } },
+    ]);
     const run = await h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') }).done;
 
     expect(run.failure?.code).toBe('provider_failure');
