@@ -1,0 +1,54 @@
+import type { HTMLAttributes } from 'react';
+import type { RunStatusLabelsInput } from './run-status-labels';
+import { runlightCss } from './runlight-css';
+import { useRunStatus } from './use-run-status';
+
+export interface OperationIndicatorProps
+  extends Omit<HTMLAttributes<HTMLSpanElement>, 'children' | 'role'> {
+  runId: string;
+  labels?: RunStatusLabelsInput;
+  /** Leave out the default styles; style `[data-runlight='indicator']` yourself. */
+  unstyled?: boolean;
+}
+
+/**
+ * A compact dot (or spinner while the run is busy) whose accessible name is the run's status,
+ * e.g. "Waiting for the model" or "Failed: Another worker took over".
+ *
+ * @example
+ * <OperationIndicator runId={runId} />
+ */
+export function OperationIndicator({
+  runId,
+  labels,
+  unstyled = false,
+  ...rest
+}: OperationIndicatorProps) {
+  const status = useRunStatus(runId, labels === undefined ? {} : { labels });
+  const kind = status.activity.kind;
+  return (
+    <>
+      {unstyled ? null : <RunlightStyle />}
+      <span
+        {...rest}
+        role="img"
+        aria-label={
+          status.detail === undefined ? status.label : `${status.label}: ${status.detail}`
+        }
+        data-runlight="indicator"
+        data-activity={kind}
+        data-busy={status.busy ? '' : undefined}
+        data-error={status.error?.kind}
+      />
+    </>
+  );
+}
+
+/** The default styles, once per document (React 19 hoists and deduplicates by `href`). */
+export function RunlightStyle() {
+  return (
+    <style href="runlight-status" precedence="default">
+      {runlightCss}
+    </style>
+  );
+}

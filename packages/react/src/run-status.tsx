@@ -1,0 +1,134 @@
+import type { Activity } from '@runlight/client';
+import { type HTMLAttributes, type ReactNode, useMemo } from 'react';
+import { renderAsChild } from './as-child';
+import { formatElapsed } from './format-elapsed';
+import { RunlightStyle } from './operation-indicator';
+import type { RunStatusLabelsInput } from './run-status-labels';
+import { useElapsed } from './use-elapsed';
+import { type RunStatusInfo, useRunStatus } from './use-run-status';
+
+export type RunStatusRender = (
+  activity: Activity,
+  elapsedMs: number | null,
+  status: RunStatusInfo,
+) => ReactNode;
+
+export interface RunStatusProps extends Omit<HTMLAttributes<HTMLElement>, 'children' | 'role'> {
+  runId: string;
+  /** Texts to replace (i18n); merged over `defaultRunStatusLabels`. */
+  labels?: RunStatusLabelsInput;
+  /** How the elapsed time is written; default `formatElapsed`. */
+  formatElapsed?: (ms: number) => string;
+  /** Leave out the default styles; the data attributes stay for your own. */
+  unstyled?: boolean;
+  /** Render as the single child element (it keeps the live-region attributes). */
+  asChild?: boolean;
+  /** Headless: render the content yourself; the live region around it stays. */
+  children?: ReactNode | RunStatusRender;
+}
+
+/**
+ * A run's status line: a label for every activity (failure codes in words), the time since the
+ * server's original timestamp, and `role="status"` / `aria-live="polite"`. The ticking time is
+ * `aria-hidden` so screen readers hear the status changes, not every second. Re-renders on
+ * activity changes only; just the time re-renders on ticks.
+ *
+ * @example
+ * <RunStatus runId={runId} />
+ * <RunStatus runId={runId}>{(activity, ms) => <MyBadge kind={activity.kind} ms={ms} />}</RunStatus>
+ * <RunStatus runId={runId} asChild><p className="status" /></RunStatus>
+ */
+export function RunStatus({
+  runId,
+  labels,
+  formatElapsed: format = formatElapsed,
+  unstyled = false,
+  asChild = false,
+  children,
+  ...rest
+}: RunStatusProps) {
+  const status = useRunStatus(runId, labels === undefined ? {} : { labels });
+  const regionProps = {
+    ...rest,
+    role: 'status',
+    'aria-live': 'polite' as const,
+    'data-runlight': 'status',
+    'data-activity': status.activity.kind,
+    'data-failure': status.activity.failure?.code,
+    'data-error': status.error?.kind,
+  };
+  const content =
+    typeof children === 'function' ? (
+      <RenderStatus status={status} render={children} />
+    ) : asChild ? null : (
+      (children ?? <StatusContent status={status} format={format} />)
+    );
+  const style = unstyled ? null : <RunlightStyle />;
+  if (asChild) {
+    const inner = content ?? <StatusContent status={status} format={format} />;
+    return (
+      <>
+        {style}
+        {renderAsChild(children as ReactNode, regionProps, inner)}
+      </>
+    );
+  }
+  return (
+    <>
+      {style}
+      <div {...regionProps}>{content}</div>
+    </>
+  );
+}
+
+function StatusContent({
+  status,
+  format,
+}: {
+  status: RunStatusInfo;
+  format: (ms: number) => string;
+}) {
+  return (
+    <>
+      <span
+        aria-hidden="true"
+        data-runlight="indicator"
+        data-activity={status.activity.kind}
+        data-busy={status.busy ? '' : undefined}
+      />
+      <span data-runlight-part="label">{status.label}</span>
+      {status.detail === undefined ? null : (
+        <span data-runlight-part="detail">{status.detail}</span>
+      )}
+      {status.since === undefined ? null : <ElapsedText status={status} format={format} />}
+    </>
+  );
+}
+
+function ElapsedText({
+  status,
+  format,
+}: {
+  status: RunStatusInfo;
+  format: (ms: number) => string;
+}) {
+  const ms = useElapsed(status.since, {
+    until: status.until ?? null,
+    clockOffsetMs: status.clockOffsetMs,
+  });
+  const text = useMemo(() => (ms === null ? null : format(ms)), [ms, format]);
+  if (text === null) return null;
+  return (
+    <span aria-hidden="true" data-runlight-part="elapsed">
+      {text}
+    </span>
+  );
+}
+
+function RenderStatus({ status, render }: { status: RunStatusInfo; render: RunStatusRender }) {
+  const ms = useElapsed(status.since, {
+    until: status.until ?? null,
+    clockOffsetMs: status.clockOffsetMs,
+  });
+  return render(status.activity, ms, status);
+}

@@ -1,0 +1,18 @@
+import type { RunState } from '@runlight/client';
+import type { RunOperation } from '@runlight/protocol';
+import { useRunlight } from './runlight-context';
+import { useStoreSelector } from './use-store-selector';
+
+const selectOperation = (state: RunState): RunOperation | null => state.run?.lastOperation ?? null;
+
+/**
+ * The run's `lastOperation` (model request or compaction, with its original timestamps), or
+ * `null`. Re-renders only when the operation record is replaced.
+ *
+ * @example
+ * const operation = useRunOperation(runId); // { kind: 'model-request', phase: 'started', startedAt, … }
+ */
+export function useRunOperation(runId: string): RunOperation | null {
+  const { client } = useRunlight('useRunOperation');
+  return useStoreSelector(client.run(runId), selectOperation);
+}
