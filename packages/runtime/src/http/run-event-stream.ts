@@ -67,6 +67,8 @@ export class RunEventStream {
   #delta: { baseRevision: number; seq: number } | null;
   /** Revision of the latest assistant checkpoint the client holds or was sent (0: none). */
   #checkpointRevision = 0;
+  /** A checkpoint whose deltas are not sent: this process lacks some of them. */
+  #skipBase: number | null = null;
   /** Revision of the run's terminal status event, once known. */
   #terminalRevision: number | null = null;
 
@@ -151,7 +153,14 @@ export class RunEventStream {
         return;
       }
     }
-    this.#pending = [...buffer];
+    const onBase = buffer.filter((d) => d.baseRevision === this.#checkpointRevision);
+    if (this.#delta === null && !onBase.every((d, i) => d.seq === i + 1)) {
+      // This process does not hold the text so far on the checkpoint (its bus joined late or
+      // lost a delta). A reset would only bring the client back here; it waits for the next
+      // checkpoint instead, which holds that text.
+      this.#skipBase = this.#checkpointRevision;
+    }
+    this.#pending = [...onBase];
     this.#live = true;
     this.#heartbeat = setInterval(this.#tick, this.#options.heartbeatMs);
     // Do not keep a process alive for a heartbeat.
@@ -214,7 +223,7 @@ export class RunEventStream {
   #handleDelta(delta: RunDeltaEvent): Promise<void> | undefined {
     if (this.#terminalRevision !== null) return undefined;
     const base = delta.baseRevision;
-    if (base < this.#checkpointRevision) return undefined; // inside a newer checkpoint
+    if (base < this.#checkpointRevision || base === this.#skipBase) return undefined;
     if (base > this.#checkpointRevision) {
       if (base <= this.#revision) return undefined; // not a checkpoint of this run
       // Its checkpoint was published but has not reached us: read it from the store first.

@@ -166,6 +166,26 @@ describe('events: replay and resume', () => {
     expect(follower.text).toBe('Hello, world!?');
     await reader.cancel();
   });
+
+  it('waits for the next checkpoint when this process lacks the text so far (no reset loop)', async () => {
+    // A bus that joined mid-answer: its buffer starts at seq 2.
+    const f = await fixture({
+      source: (hub) => ({
+        subscribe: (runId, listener) => hub.subscribe(runId, listener),
+        liveDeltas: (runId) => hub.liveDeltas(runId).filter((d) => d.seq !== 1),
+      }),
+    });
+    const run = await runWithText(f);
+    const follower = Follower.fromSnapshot(await f.store.getSnapshot('run-1'));
+    const reader = await f.events('run-1', { after: follower.cursor });
+    run.delta('!'); // 4:3 is not sent either: the client could not apply it
+    await run.checkpoint(); // 5
+    run.delta('?'); // 5:1
+    await follow(reader, follower, 2);
+    expect(follower.log).toEqual(['r5', 'd5.1']);
+    expect(follower.text).toBe('Hello, world!?');
+    await reader.cancel();
+  });
 });
 
 describe('events: reset', () => {
