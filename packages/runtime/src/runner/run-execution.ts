@@ -124,6 +124,12 @@ export class RunExecution {
   ): Promise<AgentRun> {
     const heartbeat = this.#startHeartbeat();
     try {
+      // A previous owner that died mid-operation never ended it, and no new operation may start
+      // before it ends: the new owner records it failed (no error text — none is known).
+      const abandoned = this.#operation;
+      if (abandoned && !isTerminalPhase(abandoned.phase)) {
+        await this.#endOperation(abandoned.id, 'failed');
+      }
       if (resumed.approvalCheckpoint) await this.#exclusiveCheckpoint(true);
       if (!this.#stopped()) await this.#stream(options);
       return await this.#finish();
@@ -444,7 +450,7 @@ export class RunExecution {
     const every = Math.max(1, Math.floor(this.#deps.leaseMs / 3));
     const timer = setInterval(() => {
       if (this.#stopped() || performance.now() - this.#lastWriteAt < every) return;
-      void this.#exclusiveCheckpoint(true);
+      // void this.#exclusiveCheckpoint(true);
     }, every);
     timer.unref?.();
     return timer;
