@@ -450,7 +450,7 @@ export class RunExecution {
     const every = Math.max(1, Math.floor(this.#deps.leaseMs / 3));
     const timer = setInterval(() => {
       if (this.#stopped() || performance.now() - this.#lastWriteAt < every) return;
-      // void this.#exclusiveCheckpoint(true);
+      void this.#exclusiveCheckpoint(true);
     }, every);
     timer.unref?.();
     return timer;

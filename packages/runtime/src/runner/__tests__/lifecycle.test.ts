@@ -130,3 +130,19 @@ describe('provider failures', () => {
     await expectNoSecret(h);
   });
 });
+
+describe('the lease during a long provider wait', () => {
+  it('is renewed while the provider is silent, so another owner cannot take the run', async () => {
+    const h = harness({ leaseMs: 90 });
+    const model = scriptedModel([{ firstTokenMs: 400, text: 'slow but mine' }]);
+    const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
+    await nextEvent(h.runtime, h.runId, isPhase('started'));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Far past one lease after the last lifecycle write: only the heartbeat keeps it held.
+    await expect(
+      h.store.acquireRun(h.runId, { owner: 'worker-b', leaseMs: 1_000 }),
+    ).rejects.toMatchObject({ name: 'FencingError', reason: 'lease-held' });
+    const run = await handle.done;
+    expect(run).toMatchObject({ status: 'completed', owner: 'worker-a' });
+  });
+});
