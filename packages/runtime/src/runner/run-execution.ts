@@ -132,7 +132,17 @@ export class RunExecution {
       }
       if (resumed.approvalCheckpoint) await this.#exclusiveCheckpoint(true);
       if (!this.#stopped()) await this.#stream(options);
+    } catch (error) {
+      // E.g. `streamText` throws synchronously for an unknown model id: a run failure, named
+      // `internal` (the configuration, not the provider), and still a result, never a throw.
+      this.#log('error', 'The run could not be executed', error);
+      this.#fail('internal');
+    }
+    try {
       return await this.#finish();
+    } catch (error) {
+      this.#log('error', 'The run could not be ended', error);
+      return this.#currentRun();
     } finally {
       clearInterval(heartbeat);
       this.#assembler.close();
