@@ -309,6 +309,12 @@ export class Follower {
   terminal = false;
   readonly log: string[] = [];
 
+  /**
+   * @param strictText the follower was connected since before the first delta and never
+   *   dropped: every checkpoint must then equal the text it already shows.
+   */
+  constructor(readonly strictText = false) {}
+
   /** Starts from a snapshot, as a client that (re)loaded it. */
   static fromSnapshot(snapshot: RunSnapshot): Follower {
     const follower = new Follower();
@@ -339,15 +345,20 @@ export class Follower {
       const expected = (this.delta?.seq ?? 0) + 1;
       if (event.seq !== expected) throw new Error(`delta seq ${event.seq}, expected ${expected}`);
       this.delta = { baseRevision: event.baseRevision, seq: event.seq };
-      this.deltaText += (event.chunk as { delta: string }).delta;
+      if (event.chunk.type === 'text-delta') this.deltaText += event.chunk.delta;
     } else {
       if (event.revision !== this.revision + 1) {
         throw new Error(`revision ${event.revision} after ${this.revision}`);
       }
       this.revision = event.revision;
       if (event.type === 'assistant-checkpoint') {
+        const text = textOf(event.checkpoint.message.parts);
+        // A client that never missed a live delta shows exactly the new text already.
+        if (this.strictText && text !== this.text) {
+          throw new Error(`checkpoint "${text}" after text "${this.text}"`);
+        }
         this.checkpointRevision = event.revision;
-        this.checkpointText = textOf(event.checkpoint.message.parts);
+        this.checkpointText = text;
         this.deltaText = '';
         this.delta = null;
       }

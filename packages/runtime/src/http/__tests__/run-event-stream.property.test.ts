@@ -78,6 +78,10 @@ describe('events under concurrency', () => {
             await atStep(Math.min(startAt, steps.length));
             return runClient(f, fromSnapshot, drops);
           });
+          // One client watches from the start without a drop: at every checkpoint it already
+          // shows exactly the checkpoint's text.
+          const watcher = new Follower(true);
+          const watching = (await f.events('run-1')).rest();
 
           let open = false;
           for (const [index, step] of steps.entries()) {
@@ -97,7 +101,8 @@ describe('events under concurrency', () => {
           await run.complete();
           reach(Number.POSITIVE_INFINITY);
 
-          for (const follower of await Promise.all(followers)) {
+          for (const message of await watching) watcher.apply(message);
+          for (const follower of [watcher, ...(await Promise.all(followers))]) {
             expect(follower.terminal).toBe(true);
             expect(follower.revision).toBe(run.revision);
             expect(follower.text).toBe(run.text);
