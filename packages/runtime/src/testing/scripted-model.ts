@@ -1,4 +1,5 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { APICallError } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
 
 /** A tool call the scripted model makes; `input` is serialised to JSON for the SDK to parse. */
@@ -17,6 +18,11 @@ export interface ScriptedError {
   at: 'request' | number;
   /** Provider error text. It must never reach a durable record or a published event. */
   message?: string;
+  /**
+   * A `'request'` failure the AI SDK retries (a retryable `APICallError`, e.g. a 503), after
+   * this many ms (`retry-after-ms`). The retry plays the script's next step.
+   */
+  retryAfterMs?: number;
 }
 
 /** One model request (one AI SDK step) of a scripted model. */
@@ -145,7 +151,16 @@ export function scriptedModel(
       }
       if (step.error?.at === 'request') {
         await sleep(step.firstTokenMs ?? 0, abortSignal);
-        throw new Error(step.error.message ?? 'scripted provider failure');
+        const message = step.error.message ?? 'scripted provider failure';
+        if (step.error.retryAfterMs === undefined) throw new Error(message);
+        throw new APICallError({
+          message,
+          url: 'scripted://model',
+          requestBodyValues: {},
+          statusCode: 503,
+          responseHeaders: { 'retry-after-ms': String(step.error.retryAfterMs) },
+          isRetryable: true,
+        });
       }
       const groups = contentParts(step, index);
       const failAt = typeof step.error?.at === 'number' ? step.error.at : -1;

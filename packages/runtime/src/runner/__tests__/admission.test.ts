@@ -107,8 +107,11 @@ describe('model request admission (model id through the global provider, prepare
   it('an unknown model id fails the run internal: done resolves, it never rejects', async () => {
     globalThis.AI_SDK_DEFAULT_PROVIDER = new MockProviderV4({ languageModels: {} });
     const h = harness();
-    const run = await h.runtime.startRun({ runId: h.runId, model: 'nobody/none', messages: user('Hi') })
-      .done;
+    const run = await h.runtime.startRun({
+      runId: h.runId,
+      model: 'nobody/none',
+      messages: user('Hi'),
+    }).done;
     expect(run).toMatchObject({ status: 'failed', failure: { code: 'internal' } });
     expect(h.operations()).toEqual([]);
   });

@@ -146,3 +146,28 @@ describe('the lease during a long provider wait', () => {
     expect(run).toMatchObject({ status: 'completed', owner: 'worker-a' });
   });
 });
+
+describe('provider retries', () => {
+  it('each attempt of a step is its own operation; a successful retry completes the run', async () => {
+    const h = harness();
+    const model = scriptedModel([
+      { error: { at: 'request', message: 'overloaded', retryAfterMs: 1 } },
+      { text: 'second time lucky' },
+    ]);
+    const run = await h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') }).done;
+
+    expect(run.status).toBe('completed');
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(
+      h.operations().map((operation) => [operation.id.replace(/:.+:/, ':…:'), operation.phase]),
+    ).toEqual([
+      ['model-request:…:attempt-1', 'started'],
+      ['model-request:…:attempt-1', 'failed'],
+      ['model-request:…:attempt-2', 'started'],
+      ['model-request:…:attempt-2', 'first-output'],
+      ['model-request:…:attempt-2', 'completed'],
+    ]);
+    expect(h.operations().every((operation) => operation.step === 0)).toBe(true);
+    expect(h.logs.map((entry) => entry.level)).toEqual(['warn']);
+  });
+});
