@@ -14,16 +14,18 @@ export function useStoreSelector<T>(
 ): T {
   const rendered = useRef<{ has: boolean; value: T }>({ has: false, value: undefined as T });
   const getSelection = useMemo(() => {
-    let memoState: RunState | undefined;
-    let memoSelection: T;
+    let memo: { state: RunState; selection: T } | undefined;
     return (): T => {
       const state = store.getState();
-      if (state === memoState) return memoSelection;
+      if (memo !== undefined && memo.state === state) return memo.selection;
       const next = select(state);
-      memoState = state;
-      const previous = rendered.current;
-      memoSelection = previous.has && isEqual(previous.value, next) ? previous.value : next;
-      return memoSelection;
+      // Compare with the last selection of this selector, else with the one on screen.
+      const previous =
+        memo ?? (rendered.current.has ? { selection: rendered.current.value } : null);
+      const selection =
+        previous !== null && isEqual(previous.selection, next) ? previous.selection : next;
+      memo = { state, selection };
+      return selection;
     };
   }, [store, select, isEqual]);
   const value = useSyncExternalStore(store.subscribe, getSelection, getSelection);

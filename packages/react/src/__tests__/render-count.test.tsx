@@ -1,0 +1,124 @@
+import { selectMessage } from '@runlight/client';
+import { cleanup, render, screen } from '@testing-library/react';
+import { Profiler } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RunStatus } from '../run-status';
+import { useRun } from '../use-run';
+import { useRunActivity } from '../use-run-activity';
+import {
+  at,
+  checkpointEvent,
+  modelRequest,
+  operationEvent,
+  RUN_ID,
+  snapshot,
+  statusEvent,
+  textDelta,
+  textMessage,
+} from './fixtures';
+import { harness, settle, useFakeClock } from './harness';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+function Transcript({ onRender }: { onRender: () => void }) {
+  onRender();
+  const { message } = useRun(RUN_ID);
+  const text = message?.parts.map((part) => ('text' in part ? part.text : '')).join('') ?? '';
+  return <p data-testid="transcript">{text}</p>;
+}
+
+function ActivityProbe({ seen }: { seen: string[] }) {
+  const activity = useRunActivity(RUN_ID);
+  if (seen.at(-1) !== activity.kind) seen.push(activity.kind);
+  return null;
+}
+
+describe('render counts', () => {
+  it('streams 1,000 text deltas: RunStatus renders once per activity change (+1), the transcript renders the text', async () => {
+    useFakeClock(at(10));
+    const { wrapper, server } = harness({
+      json: snapshot(3, { lastOperation: modelRequest('started', { startedAt: 2 }) }),
+    });
+    let statusCommits = 0;
+    let transcriptRenders = 0;
+    const kinds: string[] = [];
+    render(
+      <>
+        <Profiler id="status" onRender={() => statusCommits++}>
+          <RunStatus runId={RUN_ID} />
+        </Profiler>
+        <Transcript onRender={() => transcriptRenders++} />
+        <ActivityProbe seen={kinds} />
+      </>,
+      { wrapper },
+    );
+    await settle();
+    server.send(
+      operationEvent(4, modelRequest('first-output', { startedAt: 2, firstOutputAt: 3 })),
+    );
+    await settle(1);
+    let expected = '';
+    // 500 deltas on no checkpoint, a checkpoint holding them, 500 more on top of it.
+    for (let seq = 1; seq <= 500; seq++) {
+      const delta = `w${seq} `;
+      expected += delta;
+      server.send(textDelta(0, seq, delta));
+      await settle(1);
+    }
+    server.send(checkpointEvent(5, textMessage(expected)));
+    await settle(1);
+    for (let seq = 1; seq <= 500; seq++) {
+      const delta = `x${seq} `;
+      expected += delta;
+      server.send(textDelta(5, seq, delta));
+      await settle(1);
+    }
+    server.send(
+      operationEvent(6, modelRequest('completed', { startedAt: 2, firstOutputAt: 3, endedAt: 9 })),
+    );
+    server.send(
+      checkpointEvent(7, {
+        ...textMessage(expected),
+        parts: [{ type: 'text', text: expected, state: 'done' }],
+      }),
+    );
+    await settle(1);
+    server.send(statusEvent(8, 'completed'));
+    await settle();
+
+    expect(screen.getByTestId('transcript').textContent).toBe(expected);
+    expect(kinds).toEqual(['loading', 'waiting-for-model', 'streaming', 'working', 'completed']);
+    const activityChanges = kinds.length - 1;
+    expect(statusCommits).toBeGreaterThan(0);
+    expect(statusCommits).toBeLessThanOrEqual(activityChanges + 1);
+    // The transcript did see the stream: far more renders than activity changes.
+    expect(transcriptRenders).toBeGreaterThan(100);
+    expect(screen.getByRole('status').getAttribute('data-activity')).toBe('completed');
+  });
+
+  it('a selector re-renders only when its slice changes', async () => {
+    useFakeClock(at(10));
+    const { wrapper, server } = harness({
+      json: snapshot(3, { lastOperation: modelRequest('first-output') }),
+    });
+    let renders = 0;
+    function PartCount() {
+      renders++;
+      const count = useRun(RUN_ID, { select: (state) => selectMessage(state)?.parts.length ?? 0 });
+      return <span data-testid="count">{count}</span>;
+    }
+    render(<PartCount />, { wrapper });
+    await settle();
+    const before = renders;
+    for (let seq = 1; seq <= 20; seq++) {
+      server.send(textDelta(0, seq, 'a'));
+      await settle(1);
+    }
+    expect(screen.getByTestId('count').textContent).toBe('1');
+    // One render for 0 → 1 part; the other 19 deltas leave the count alone.
+    expect(renders - before).toBe(1);
+  });
+});
