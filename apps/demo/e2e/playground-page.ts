@@ -1,0 +1,90 @@
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+
+/** Debian's Chromium, as CI installs it (playwright cannot download browsers here). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Reads the playground through its data-testid attributes. */
+export class PlaygroundPage {
+  constructor(readonly page: Page) {}
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+    await this.page.getByTestId('scenario-quick-answer').waitFor();
+  }
+
+  /** Starts a scenario with its button and returns the new run id (from the URL). */
+  async start(scenario: string): Promise<string> {
+    const before = new URL(this.page.url()).searchParams.get('run');
+    await this.page.getByTestId(`scenario-${scenario}`).click();
+    await this.page.waitForFunction((previous) => {
+      const run = new URLSearchParams(window.location.search).get('run');
+      return run !== null && run !== previous;
+    }, before);
+    const runId = new URL(this.page.url()).searchParams.get('run')!;
+    await this.page.locator(`[data-testid="run-panel"][data-run-id="${runId}"]`).waitFor();
+    return runId;
+  }
+
+  /** Waits until the activity is `kind` (polling, so it sees short-lived states). */
+  async waitForActivity(kind: string, timeout = 30_000): Promise<void> {
+    await this.page.waitForFunction(
+      (wanted) =>
+        document.querySelector('[data-testid="activity"]')?.getAttribute('data-kind') === wanted,
+      kind,
+      { timeout, polling: 20 },
+    );
+  }
+
+  activity(): Promise<string | null> {
+    return this.page.getByTestId('activity').getAttribute('data-kind');
+  }
+
+  async elapsedMs(): Promise<number> {
+    const value = await this.page.getByTestId('elapsed').getAttribute('data-ms');
+    return Number(value);
+  }
+
+  statusText(): Promise<string> {
+    return this.page
+      .getByTestId('run-status')
+      .textContent()
+      .then((text) => text ?? '');
+  }
+
+  /** The assistant's text parts, joined. */
+  async messageText(): Promise<string> {
+    const parts = await this.page.getByTestId('message-text').allInnerTexts();
+    return parts.join('\n');
+  }
+
+  async timeline(): Promise<{ kind: string; phase: string; startedAt: string }[]> {
+    return this.page.$$eval('[data-testid="timeline-entry"]', (entries) =>
+      entries.map((entry) => ({
+        kind: entry.getAttribute('data-kind') ?? '',
+        phase: entry.getAttribute('data-phase') ?? '',
+        startedAt: entry.getAttribute('data-started-at') ?? '',
+      })),
+    );
+  }
+
+  /** Everything a visitor (or a screen reader) could get out of the page. */
+  async everything(): Promise<string> {
+    return this.page.evaluate(
+      () => `${document.documentElement.outerHTML}\n${document.body.textContent}`,
+    );
+  }
+}

@@ -1,0 +1,140 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { RuntimeLogEntry } from '@runlight/runtime';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PROVIDER_SECRET } from '../server/demo-models';
+import { type DemoServer, startDemoServer } from '../server/start-demo-server';
+import { launchChromium, PlaygroundPage } from './playground-page';
+
+const SCREENSHOTS = fileURLToPath(new URL('../.screenshots/', import.meta.url));
+/** `RUNLIGHT_README_SCREENSHOT=1` also refreshes the README's picture. */
+const README_SCREENSHOT = fileURLToPath(new URL('../../../docs/playground.png', import.meta.url));
+
+let server: DemoServer;
+let browser: Browser;
+let context: BrowserContext;
+let playground: PlaygroundPage;
+const logs: RuntimeLogEntry[] = [];
+
+beforeAll(async () => {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  server = await startDemoServer({
+    port: 0,
+    log: (entry) => logs.push(entry),
+    viteLogLevel: 'warn',
+  });
+  browser = await launchChromium();
+  // Warm Vite up once (dependency optimisation may reload the first page).
+  const warm = await browser.newPage();
+  await warm.goto(server.url);
+  await warm.getByTestId('scenario-quick-answer').waitFor({ timeout: 60_000 });
+  await warm.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  playground = new PlaygroundPage(await context.newPage());
+  await playground.open(server.url);
+});
+
+afterEach(async (test) => {
+  await playground.page.screenshot({
+    path: `${SCREENSHOTS}${test.task.name.replace(/[^a-z0-9]+/gi, '-')}.png`,
+    fullPage: true,
+  });
+  await context.close();
+  server.demo.updateSettings({ tokenMs: 60, latencyMs: 0 });
+});
+
+describe('the playground in a real browser', () => {
+  it('slow first token: waiting with a ticking elapsed time that a reload does not reset, then streaming, then completed', async () => {
+    const runId = await playground.start('slow-first-token');
+    await playground.waitForActivity('waiting-for-model');
+    expect(await playground.statusText()).toMatch(/waiting for (the )?model/i);
+
+    const first = await playground.elapsedMs();
+    await playground.page.waitForTimeout(1200);
+    const ticked = await playground.elapsedMs();
+    expect(ticked).toBeGreaterThan(first);
+    const [before] = await playground.timeline();
+
+    await playground.page.reload();
+    expect(new URL(playground.page.url()).searchParams.get('run')).toBe(runId);
+    await playground.waitForActivity('waiting-for-model');
+    expect(await playground.statusText()).toMatch(/waiting for (the )?model/i);
+    const afterReload = await playground.elapsedMs();
+    expect(afterReload).toBeGreaterThanOrEqual(ticked);
+    // The wait began when the server recorded it, not when this page connected.
+    const [reloaded] = await playground.timeline();
+    expect(reloaded).toEqual(before);
+
+    await playground.waitForActivity('streaming');
+    if (process.env.RUNLIGHT_README_SCREENSHOT === '1') {
+      await playground.page.waitForTimeout(1500);
+      await playground.page.screenshot({ path: README_SCREENSHOT });
+    }
+    await playground.waitForActivity('completed');
+    expect(await playground.statusText()).toMatch(/completed/i);
+    expect(await playground.messageText()).toContain('Durable run facts mean');
+    const phases = (await playground.timeline()).map((entry) => entry.phase);
+    expect(phases).toEqual(['started', 'first-output', 'completed']);
+  });
+
+  it('approval: Approve runs the tool and the run completes', async () => {
+    await playground.start('approval');
+    await playground.page.getByTestId('approve').click();
+    await playground.waitForActivity('completed');
+    expect(await playground.page.getByTestId('tool-part').getAttribute('data-state')).toBe(
+      'output-available',
+    );
+    expect(await playground.messageText()).toContain('42 files under build/ are deleted');
+  });
+
+  it('approval: Deny skips the tool and the model answers accordingly', async () => {
+    await playground.start('approval');
+    await playground.page.getByTestId('deny').click();
+    await playground.waitForActivity('completed');
+    expect(await playground.page.getByTestId('tool-part').getAttribute('data-state')).toBe(
+      'output-denied',
+    );
+    expect(await playground.messageText()).toContain('left build/ untouched');
+  });
+
+  it('drop the connection mid-stream: the final text equals an uninterrupted run', async () => {
+    server.demo.updateSettings({ tokenMs: 80 });
+    await playground.start('quick-answer');
+    await playground.waitForActivity('completed');
+    const uninterrupted = await playground.messageText();
+
+    await playground.start('quick-answer');
+    await playground.waitForActivity('streaming');
+    await playground.page.getByTestId('drop-connection').click();
+    await playground.page.waitForTimeout(700);
+    await playground.page.getByTestId('drop-connection').click();
+    await playground.waitForActivity('completed');
+    expect(await playground.messageText()).toBe(uninterrupted);
+    expect(await playground.page.getByTestId('event-log').textContent()).toMatch(
+      /server dropped 1 connection/,
+    );
+  });
+
+  it('provider failure: shows its failure label and no provider error text anywhere', async () => {
+    await playground.start('provider-failure');
+    await playground.waitForActivity('failed');
+    expect(await playground.page.getByTestId('failure-code').textContent()).toBe(
+      'provider_failure',
+    );
+    expect(await playground.statusText()).toMatch(/failed/i);
+    const page = await playground.everything();
+    expect(page).not.toContain(PROVIDER_SECRET);
+    expect(page).not.toContain('502 from upstream');
+    // The text went where it belongs: the server log.
+    expect(logs.some((entry) => String(entry.error).includes(PROVIDER_SECRET))).toBe(true);
+  });
+});

@@ -1,0 +1,40 @@
+import { scriptedModel } from '@runlight/runtime/testing';
+import { MockLanguageModelV4 } from 'ai/test';
+
+/**
+ * Provider error text of the failing scenario. It looks like a leaked credential on purpose:
+ * the runtime must keep it in the server log, and the end-to-end tests assert it never
+ * reaches the page.
+ */
+export const PROVIDER_SECRET = 'sk-live-demo-7f3a9c21e4b8-DO-NOT-LEAK';
+
+type CallOptions = Parameters<MockLanguageModelV4['doStream']>[0];
+
+/**
+ * A scripted model that answers the next request from `approved` or `denied`, depending on
+ * whether the prompt's last tool message reports a denied execution — like a real model
+ * reading the tool result. Each branch plays its own script from its first step.
+ *
+ * @example
+ * const model = decidingModel({ first, approved, denied });
+ */
+export function decidingModel(branches: {
+  first: MockLanguageModelV4;
+  approved: MockLanguageModelV4;
+  denied: MockLanguageModelV4;
+}): MockLanguageModelV4 {
+  let calls = 0;
+  return new MockLanguageModelV4({
+    provider: 'scripted',
+    modelId: 'scripted-model',
+    doStream: (options: CallOptions) => {
+      if (calls++ === 0) return branches.first.doStream(options);
+      const last = JSON.stringify(options.prompt.at(-1) ?? {});
+      return (last.includes('execution-denied') ? branches.denied : branches.approved).doStream(
+        options,
+      );
+    },
+  });
+}
+
+export { scriptedModel };

@@ -1,0 +1,135 @@
+import {
+  type AgentRuntime,
+  createAgentRuntime,
+  createAgentRuntimeStore,
+  createMemoryDriver,
+  RunEventHub,
+  type RuntimeLogEntry,
+} from '@runlight/runtime';
+import { DEFAULT_SETTINGS, type DemoSettings, type ScenarioId } from '../src/scenario-catalog';
+import { adjustableLatency } from './adjustable-latency-driver';
+import { faultDriver } from './fault-driver';
+import { SCENARIO_RUNS, type ScenarioWorld } from './scenario-runs';
+
+/** A server-side fact about a run that is not part of its record (e.g. a worker's local end). */
+export interface DemoNote {
+  at: string;
+  text: string;
+}
+
+export interface DemoRuntimeOptions {
+  /** The server log: the only place provider error text goes. Default `console.error`. */
+  log?: (entry: RuntimeLogEntry) => void;
+}
+
+const SHORT_LEASE_MS = 1500;
+/** Checkpoint every 16 ordinary chunks: frequent enough to see in the event log. */
+const CHECKPOINT_EVERY_EVENTS = 16;
+
+/**
+ * The playground's server world: one in-memory store (with adjustable latency and fault
+ * injection), one event hub shared by every runtime instance, worker-a (the default runtime
+ * and a short-lease twin) and worker-b, and the scenario runs started on them.
+ *
+ * @example
+ * const demo = createDemoRuntime();
+ * const runId = demo.startScenario('quick-answer');
+ */
+export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
+  const log =
+    options.log ??
+    ((entry: RuntimeLogEntry) =>
+      console.error(`[demo] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error));
+  const memory = createMemoryDriver();
+  const latency = adjustableLatency(memory);
+  const faults = faultDriver(latency);
+  const hub = new RunEventHub({
+    onListenerError: (error) =>
+      log({ level: 'error', message: 'listener failed', runId: '-', error }),
+  });
+
+  /** What the HTTP handlers read: the shared store, never cut off by a scenario's faults. */
+  const store = createAgentRuntimeStore(latency);
+  const workerStore = createAgentRuntimeStore(faults);
+  const common = { events: hub, onLog: log, checkpointEveryEvents: CHECKPOINT_EVERY_EVENTS };
+  const worker = createAgentRuntime({ ...common, store: workerStore, owner: 'worker-a' });
+  const shortLeaseWorker = createAgentRuntime({
+    ...common,
+    store: workerStore,
+    owner: 'worker-a',
+    leaseMs: SHORT_LEASE_MS,
+  });
+  const otherWorker = createAgentRuntime({ ...common, store, owner: 'worker-b' });
+
+  let settings: DemoSettings = { ...DEFAULT_SETTINGS };
+  const executors = new Map<string, AgentRuntime>();
+  const scenarios = new Map<string, ScenarioId>();
+  const notes = new Map<string, DemoNote[]>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let sequence = 0;
+
+  const world: ScenarioWorld = {
+    worker,
+    shortLeaseWorker,
+    shortLeaseMs: SHORT_LEASE_MS,
+    otherWorker,
+    assign: (runId, runtime) => executors.set(runId, runtime),
+    onFirstOutput(runId, listener) {
+      const unsubscribe = hub.subscribe(runId, (event) => {
+        if (event.type === 'run-operation' && event.operation.phase === 'first-output') {
+          unsubscribe();
+          listener();
+        } else if (event.type === 'run-status' && event.change !== 'acquired') {
+          unsubscribe();
+        }
+      });
+    },
+    loseFirstOutputWrite(runId) {
+      faults.loseCompareAndSet(runId, (next) => next.run.lastOperation?.phase === 'first-output');
+    },
+    partitionWorker: (runId, ms) => faults.partition(runId, ms),
+    note(runId, text) {
+      const list = notes.get(runId) ?? [];
+      list.push({ at: new Date().toISOString(), text });
+      notes.set(runId, list);
+    },
+    later(ms, callback) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        callback();
+      }, ms);
+      timers.add(timer);
+    },
+  };
+
+  return {
+    store,
+    hub,
+    settings: () => settings,
+    updateSettings(patch: Partial<DemoSettings>): DemoSettings {
+      settings = { ...settings, ...patch };
+      latency.setLatency(settings.latencyMs);
+      return settings;
+    },
+    /** Starts a scenario on a new run and returns its id. */
+    startScenario(scenario: ScenarioId): string {
+      sequence += 1;
+      const runId = `${scenario}-${Date.now().toString(36)}-${sequence}`;
+      scenarios.set(runId, scenario);
+      SCENARIO_RUNS[scenario](runId, settings, world);
+      return runId;
+    },
+    scenarioOf: (runId: string) => scenarios.get(runId),
+    notesOf: (runId: string): readonly DemoNote[] => notes.get(runId) ?? [],
+    /** The runtime executing (or last executing) the run, for cancel and approvals. */
+    executorOf: (runId: string) => executors.get(runId),
+    /** Stops every scheduled scenario step (the server is closing). */
+    close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      for (const [runId, runtime] of executors) runtime.cancelRun(runId);
+    },
+  };
+}
+
+export type DemoRuntime = ReturnType<typeof createDemoRuntime>;

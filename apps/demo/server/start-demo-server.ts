@@ -1,0 +1,127 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  createNodeRequest,
+  createRunHandlers,
+  createRunRouter,
+  type RuntimeLogEntry,
+  writeNodeResponse,
+} from '@runlight/runtime';
+import react from '@vitejs/plugin-react';
+import { createServer as createViteServer } from 'vite';
+import { demoApi } from './demo-api';
+import { createDemoRuntime, type DemoRuntime } from './demo-runtime';
+import { demoError } from './json-response';
+import { LiveConnections } from './live-connections';
+
+export interface DemoServerOptions {
+  /** `0` picks a free port (tests). Default 5173. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** The server log (provider error text goes only here). Default `console.error`. */
+  log?: (entry: RuntimeLogEntry) => void;
+  /** Vite's own log level. Default `info`. */
+  viteLogLevel?: 'info' | 'warn' | 'error' | 'silent';
+}
+
+export interface DemoServer {
+  /** `http://localhost:<port>` */
+  url: string;
+  port: number;
+  demo: DemoRuntime;
+  close(): Promise<void>;
+}
+
+const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const EVENTS_PATH = /^\/api\/runs\/([^/]+)\/events$/;
+
+/**
+ * Starts the playground: one `node:http` server with the Vite React app (middleware mode)
+ * and, under `/api`, the runtime's snapshot and SSE handlers plus the demo's own routes — on
+ * the embedded in-memory store with scripted mock models. No network, no API keys.
+ *
+ * @example
+ * const server = await startDemoServer({ port: 0 });
+ * console.log(server.url); // http://localhost:41234
+ * await server.close();
+ */
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const log =
+    options.log ??
+    ((entry: RuntimeLogEntry) =>
+      console.error(`[demo] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error));
+  const onError = (error: unknown) =>
+    log({ level: 'error', message: 'HTTP handler failed', runId: '-', error });
+  const demo = createDemoRuntime({ log });
+  const connections = new LiveConnections();
+  const runs = createRunRouter({
+    handlers: createRunHandlers({ store: demo.store, runtime: demo.hub, onError }),
+    basePath: '/api',
+  });
+  const demoRoutes = demoApi({ demo, dropConnections: (runId) => connections.drop(runId) });
+
+  async function api(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const connection = new AbortController();
+    outgoing.once('close', () => connection.abort());
+    const request = createNodeRequest(incoming, connection.signal);
+    const pathname = new URL(request.url).pathname;
+    const stream = EVENTS_PATH.exec(pathname);
+    const release = stream ? connections.add(decodeURI(stream[1] ?? ''), connection) : () => {};
+    outgoing.once('close', release);
+    let response: Response | null;
+    try {
+      response = (await demoRoutes(request)) ?? (await runs(request));
+    } catch (error) {
+      onError(error);
+      response = demoError(500, 'internal', 'The server could not answer this request.');
+    }
+    await writeNodeResponse(
+      outgoing,
+      response ?? demoError(404, 'not_found', `No route for ${request.method} ${pathname}`),
+    );
+  }
+
+  const server = createServer();
+  const vite = await createViteServer({
+    configFile: false,
+    root: APP_ROOT,
+    appType: 'spa',
+    plugins: [react()],
+    logLevel: options.viteLogLevel ?? 'info',
+    clearScreen: false,
+    server: { middlewareMode: true, hmr: { server } },
+  });
+  server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    if (incoming.url?.startsWith('/api/')) {
+      api(incoming, outgoing).catch((error: unknown) => {
+        onError(error);
+        outgoing.destroy();
+      });
+      return;
+    }
+    vite.middlewares(incoming, outgoing);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 5173, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    demo,
+    async close() {
+      demo.close();
+      connections.dropAll();
+      await vite.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

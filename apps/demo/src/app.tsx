@@ -1,0 +1,57 @@
+import { createRunlightClient } from '@runlight/client';
+import { useState } from 'react';
+import { RunPanel } from './run-panel';
+import { RunlightProvider } from './runlight';
+import { ScenarioPicker } from './scenario-picker';
+import { SettingsControls } from './settings-controls';
+import { useRunIdParam } from './use-run-id-param';
+import { WireLog } from './wire-log';
+
+/** A client whose event streams are recorded in its own raw event log. */
+function clientSession(generation: number) {
+  const wireLog = new WireLog();
+  const client = createRunlightClient({ baseUrl: '/api', fetch: wireLog.fetch });
+  return { client, wireLog, generation };
+}
+
+/** The playground page: scenarios and settings on the left, the selected run on the right. */
+export function App() {
+  const [runId, setRunId] = useRunIdParam();
+  // A fresh client holds nothing merged: a new connection that starts from the snapshot.
+  const [{ client, wireLog, generation }, setSession] = useState(() => clientSession(0));
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Runlight playground</h1>
+        <p>
+          Every fact on this page comes from durable run records and live events, merged by the
+          client. Reload, drop the connection or open a fresh client: the truth stays the same.
+        </p>
+      </header>
+      <div className="layout">
+        <aside className="sidebar">
+          <ScenarioPicker onStarted={setRunId} />
+          <SettingsControls />
+        </aside>
+        <main className="content">
+          {runId === null ? (
+            <p className="empty" data-testid="no-run">
+              Pick a scenario to start a run.
+            </p>
+          ) : (
+            <RunlightProvider client={client} key={`${runId}:${generation}`}>
+              <RunPanel
+                runId={runId}
+                client={client}
+                wireLog={wireLog}
+                generation={generation}
+                onFreshClient={() => setSession(clientSession(generation + 1))}
+              />
+            </RunlightProvider>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
