@@ -8,7 +8,7 @@ import {
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
-import { formatRunCursor, type RunCursor } from './run-cursor';
+import type { RunCursor } from './run-cursor';
 
 export interface RunEventStreamOptions {
   runId: string;
@@ -86,11 +86,13 @@ export class RunEventStream {
       new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
     );
     this.#unsubscribe = options.source.subscribe(options.runId, (event) => this.#receive(event));
-    options.signal?.addEventListener('abort', this.#onAbort);
+    if (options.signal?.aborted) this.dispose();
+    else options.signal?.addEventListener('abort', this.#onAbort);
   }
 
   /** Starts the catch-up from `snapshot`, read after this stream subscribed. */
   start(snapshot: RunSnapshot): void {
+    if (this.#closed) return;
     this.#catchUp(snapshot).catch((error: unknown) => this.#fail(error));
   }
 
@@ -281,8 +283,10 @@ export class RunEventStream {
     this.#write(formatSseMessage('run-delta', this.#cursor(), JSON.stringify(delta)));
   }
 
+  /** The `RunCursor` text of what was sent so far (as `formatRunCursor`, without an object). */
   #cursor(): string {
-    return formatRunCursor({ revision: this.#revision, delta: this.#delta });
+    const delta = this.#delta;
+    return delta ? `${this.#revision}:${delta.baseRevision}:${delta.seq}` : `${this.#revision}`;
   }
 
   /** Ends the stream once every durable event up to the terminal revision is sent. */
