@@ -1,4 +1,4 @@
-import { selectMessage } from '@runlight/client';
+import { type RunState, selectMessage } from '@runlight/client';
 import { cleanup, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -34,6 +34,14 @@ function ActivityProbe({ seen }: { seen: string[] }) {
   const activity = useRunActivity(RUN_ID);
   if (seen.at(-1) !== activity.kind) seen.push(activity.kind);
   return null;
+}
+
+const selectPartCount = (state: RunState) => selectMessage(state)?.parts.length ?? 0;
+
+function PartCount({ renders }: { renders: { count: number } }) {
+  renders.count++;
+  const count = useRun(RUN_ID, { select: selectPartCount });
+  return <span data-testid="count">{count}</span>;
 }
 
 describe('render counts', () => {
@@ -104,21 +112,16 @@ describe('render counts', () => {
     const { wrapper, server } = harness({
       json: snapshot(3, { lastOperation: modelRequest('first-output') }),
     });
-    let renders = 0;
-    function PartCount() {
-      renders++;
-      const count = useRun(RUN_ID, { select: (state) => selectMessage(state)?.parts.length ?? 0 });
-      return <span data-testid="count">{count}</span>;
-    }
-    render(<PartCount />, { wrapper });
+    const renders = { count: 0 };
+    render(<PartCount renders={renders} />, { wrapper });
     await settle();
-    const before = renders;
+    const before = renders.count;
     for (let seq = 1; seq <= 20; seq++) {
       server.send(textDelta(0, seq, 'a'));
       await settle(1);
     }
     expect(screen.getByTestId('count').textContent).toBe('1');
     // One render for 0 → 1 part; the other 19 deltas leave the count alone.
-    expect(renders - before).toBe(1);
+    expect(renders.count - before).toBe(1);
   });
 });

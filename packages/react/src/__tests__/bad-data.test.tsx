@@ -1,0 +1,143 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { Component, type ReactNode, Suspense } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OperationIndicator } from '../operation-indicator';
+import { RunStatus } from '../run-status';
+import { useRun } from '../use-run';
+import { useSuspenseRun } from '../use-suspense-run';
+import { at, modelRequest, operationEvent, RUN_ID, snapshot, textDelta } from './fixtures';
+import { advance, harness, settle, useFakeClock } from './harness';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+function Transcript() {
+  const { message } = useRun(RUN_ID);
+  const part = message?.parts[0];
+  return <p data-testid="transcript">{part && 'text' in part ? part.text : ''}</p>;
+}
+
+function SuspenseTranscript() {
+  const { message } = useSuspenseRun(RUN_ID);
+  return <p>{message?.id}</p>;
+}
+
+class Boundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override render() {
+    return this.state.error === null ? this.props.children : <p role="alert">boundary</p>;
+  }
+}
+
+const badSnapshots: Array<[string, { json: unknown } | { text: string }, string]> = [
+  [
+    'an unknown run status',
+    { json: { ...snapshot(5), run: { ...snapshot(5).run, status: 'exploded' } } },
+    'invalid-snapshot',
+  ],
+  [
+    'a started operation with an end time',
+    { json: snapshot(5, { lastOperation: { ...modelRequest('started'), endedAt: at(3) } }) },
+    'invalid-snapshot',
+  ],
+  ['a truncated body', { text: '{"run": {"id": "run-1", "sta' }, 'malformed-json'],
+  [
+    'another run',
+    { json: { ...snapshot(5), run: { ...snapshot(5).run, id: 'run-2' } } },
+    'run-mismatch',
+  ],
+];
+
+describe('bad data from the server', () => {
+  it.each(badSnapshots)(
+    'a snapshot with %s shows an error state, not a crash',
+    async (_name, answer, kind) => {
+      useFakeClock(at(10));
+      const { wrapper } = harness(answer);
+      render(
+        <Boundary>
+          <RunStatus runId={RUN_ID} />
+          <OperationIndicator runId={RUN_ID} />
+          <Transcript />
+        </Boundary>,
+        { wrapper },
+      );
+      await settle();
+      expect(screen.queryByRole('alert')).toBeNull();
+      const status = screen.getByRole('status');
+      expect(status.getAttribute('data-error')).toBe(kind);
+      expect(status.textContent).toBe('The run status could not be loaded');
+      expect(screen.getByRole('img', { name: 'The run status could not be loaded' })).toBeTruthy();
+      expect(screen.getByTestId('transcript').textContent).toBe('');
+    },
+  );
+
+  it('a refused snapshot request (404) shows the error state, and keeps showing it', async () => {
+    useFakeClock(at(10));
+    const { wrapper } = harness({ status: 404 });
+    render(<RunStatus runId={RUN_ID} />, { wrapper });
+    await settle();
+    expect(screen.getByRole('status').getAttribute('data-error')).toBe('run-not-found');
+    await advance(60_000); // long past every retry delay of the query and the store
+    expect(screen.getByRole('status').textContent).toBe('The run status could not be loaded');
+  });
+
+  it('bad events mid-stream keep the last good state on screen and later good events apply', async () => {
+    useFakeClock(at(10));
+    const { wrapper, server } = harness({
+      json: snapshot(5, { lastOperation: modelRequest('first-output') }),
+    });
+    render(
+      <Boundary>
+        <RunStatus runId={RUN_ID} />
+        <Transcript />
+      </Boundary>,
+      { wrapper },
+    );
+    await settle();
+    server.send(textDelta(0, 1, 'Hello'));
+    await settle();
+    server.sendRaw('event: run-delta\ndata: {"type":"run-delta","runId":"run-1","baseRe\n\n');
+    server.sendRaw(
+      `event: run-operation\nid: 6\ndata: ${JSON.stringify({ ...operationEvent(6, modelRequest('first-output')), operation: { kind: 'model-request' } })}\n\n`,
+    );
+    server.sendRaw('event: surprise\ndata: {}\n\n');
+    await settle();
+    expect(screen.queryByRole('alert')).toBeNull();
+    const status = screen.getByRole('status');
+    expect(status.getAttribute('data-activity')).toBe('streaming');
+    expect(status.getAttribute('data-error')).not.toBeNull();
+    expect(screen.getByTestId('transcript').textContent).toBe('Hello');
+    server.send(textDelta(0, 2, ', world'));
+    server.send(operationEvent(6, modelRequest('completed')));
+    await settle();
+    expect(screen.getByTestId('transcript').textContent).toBe('Hello, world');
+    expect(status.getAttribute('data-activity')).toBe('working');
+  });
+
+  it('useSuspenseRun hands a bad snapshot to the nearest error boundary, leaving the rest of the tree', async () => {
+    useFakeClock(at(10));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { wrapper } = harness({ json: { ...snapshot(5), revision: 'five' } });
+    render(
+      <>
+        <p data-testid="sibling">still here</p>
+        <Boundary>
+          <Suspense fallback={<p>loading</p>}>
+            <SuspenseTranscript />
+          </Suspense>
+        </Boundary>
+      </>,
+      { wrapper },
+    );
+    await settle();
+    expect(screen.getByRole('alert').textContent).toBe('boundary');
+    expect(screen.getByTestId('sibling').textContent).toBe('still here');
+  });
+});
