@@ -31,8 +31,11 @@ function statusEvent(
  * const owned = new OwnedRun(publishingStore(store, hub), acquired, { queue });
  */
 export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): AgentRuntimeStore {
+  // Explicit delegation, not a spread: a class-based store keeps its methods on the prototype.
   return {
-    ...store,
+    getRun: (runId) => store.getRun(runId),
+    getSnapshot: (runId) => store.getSnapshot(runId),
+    readEvents: (runId, options) => store.readEvents(runId, options),
     async createRun(input) {
       const run = await store.createRun(input);
       bus.publish(statusEvent(run, 'created'));

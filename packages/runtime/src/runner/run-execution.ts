@@ -99,6 +99,7 @@ export class RunExecution {
   #lastMessage: UIMessage;
   #checkpointTail: Promise<void> = Promise.resolve();
   #lastWriteAt = performance.now();
+  #onAbort: Promise<void> | undefined;
 
   constructor(
     deps: RunExecutionDeps,
@@ -542,12 +543,17 @@ export class RunExecution {
     if (this.#stopped()) throw this.#own(new RunStoppedError('the run was stopped'));
   }
 
+  /** One promise per execution (not a listener per step) that settles when it aborts. */
   #abortedPromise(): Promise<void> {
-    const signal = this.#controller.signal;
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) =>
-      signal.addEventListener('abort', () => resolve(), { once: true }),
-    );
+    if (!this.#onAbort) {
+      const signal = this.#controller.signal;
+      this.#onAbort = signal.aborted
+        ? Promise.resolve()
+        : new Promise((resolve) =>
+            signal.addEventListener('abort', () => resolve(), { once: true }),
+          );
+    }
+    return this.#onAbort;
   }
 
   #stepDeferred(index: number): Deferred {
