@@ -1,3 +1,4 @@
+import { parseRunEvent } from '@runlight/protocol';
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -82,5 +83,23 @@ describe('a 3-step tool run', () => {
     ]);
     const snapshot = await h.store.getSnapshot(h.runId);
     expect(snapshot.assistant?.message).toEqual(final);
+  });
+
+  it('publishes exactly the durable events the store appended, in order, and only valid events', async () => {
+    const h = harness({ checkpointEveryEvents: 3 });
+    const model = scriptedModel([
+      { reasoning: 'Hmm.', toolCalls: [{ toolName: 'weather', input: { city: 'Oslo' } }] },
+      { text: 'Sunny.' },
+    ]);
+    await h.runtime.startRun({
+      runId: h.runId,
+      model,
+      messages: user('Weather?'),
+      tools: { weather },
+      stopWhen: isStepCount(5),
+    }).done;
+
+    expect(h.durable()).toEqual(await h.store.readEvents(h.runId));
+    for (const event of h.events) expect(() => parseRunEvent(event)).not.toThrow();
   });
 });
