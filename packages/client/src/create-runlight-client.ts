@@ -21,6 +21,11 @@ export interface RunlightClientOptions {
    * retrying). A browser with `navigator.onLine === false` reports `offline` at once. Default 3.
    */
   offlineAfterAttempts?: number;
+  /**
+   * A live connection that receives nothing — not even the server's `: ping` heartbeat (every
+   * 15 s by default) — for this long is treated as dead and reconnected. Default 45 000 ms.
+   */
+  stallTimeoutMs?: number;
 }
 
 export interface RunlightClient {
@@ -67,6 +72,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     },
     random: options.random ?? Math.random,
     offlineAfterAttempts: options.offlineAfterAttempts ?? 3,
+    stallTimeoutMs: options.stallTimeoutMs ?? 45_000,
   };
   const stores = new Map<string, RunStore>();
   return {

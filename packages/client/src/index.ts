@@ -11,7 +11,6 @@ export { RunlightClientError } from './errors/runlight-client-error';
 export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
 export type { MergeSnapshotOptions } from './merge-snapshot';
 export { mergeSnapshot } from './merge-snapshot';
-export { parsePartialJson } from './parse-partial-json';
 export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
 export { initialRunState } from './run-state';
 export type { ReconnectOptions } from './run-store';

@@ -27,9 +27,13 @@ export interface RunStoreContext {
   now: () => number;
   /** Consecutive failed attempts after which the store reports `offline`. */
   offlineAfterAttempts: number;
+  /** A connection that receives nothing (not even a heartbeat) this long is dropped and retried. */
+  stallTimeoutMs: number;
 }
 
 type StreamOutcome = 'ended' | 'reset';
+
+const STALLED = new Error('stalled');
 
 /**
  * The live, merged state of one run, shaped for `useSyncExternalStore`: `getState()` returns
@@ -185,16 +189,47 @@ export class RunStore {
     withoutLiveCursor: boolean,
     onOpen: () => void,
   ): Promise<StreamOutcome> {
+    // The connection's own abort: the session's, or a stall (no byte, not even a heartbeat).
+    const connection = new AbortController();
+    const onSessionAbort = () => connection.abort(signal.reason);
+    signal.addEventListener('abort', onSessionAbort);
+    let stall: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      clearTimeout(stall);
+      stall = setTimeout(() => connection.abort(STALLED), this.#context.stallTimeoutMs);
+    };
+    try {
+      return await this.#read(connection.signal, withoutLiveCursor, onOpen, watch);
+    } catch (cause) {
+      if (signal.aborted || !connection.signal.aborted) throw cause;
+      throw new RunlightClientError(
+        'network',
+        `The event stream of run ${this.runId} sent nothing, not even a heartbeat, for ${this.#context.stallTimeoutMs} ms`,
+        { cause },
+      );
+    } finally {
+      clearTimeout(stall);
+      signal.removeEventListener('abort', onSessionAbort);
+    }
+  }
+
+  async #read(
+    signal: AbortSignal,
+    withoutLiveCursor: boolean,
+    onOpen: () => void,
+    watch: () => void,
+  ): Promise<StreamOutcome> {
     const cursor = withoutLiveCursor ? `${this.#state.revision}` : cursorOf(this.#state)!;
     const url = `${this.#context.baseUrl}/runs/${encodeURIComponent(this.runId)}/events`;
     let response: Response;
+    watch();
     try {
       response = await this.#context.fetch(url, {
         headers: { accept: 'text/event-stream', 'last-event-id': cursor },
-        cache: 'no-store',
         signal,
       });
     } catch (cause) {
+      if (signal.aborted) throw cause;
       throw new RunlightClientError(
         'network',
         `Connecting to the events of run ${this.runId} failed`,
@@ -207,9 +242,7 @@ export class RunStore {
       throw new RunlightClientError(
         kind,
         `The events of run ${this.runId} answered HTTP ${response.status}`,
-        {
-          status: response.status,
-        },
+        { status: response.status },
       );
     }
     const type = response.headers.get('content-type') ?? '';
@@ -230,6 +263,7 @@ export class RunStore {
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     try {
       for (;;) {
+        watch();
         const { done, value } = await reader.read();
         if (done) return 'ended';
         parser.feed(value);

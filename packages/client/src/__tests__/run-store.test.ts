@@ -196,6 +196,17 @@ describe('RunStore', () => {
     expect(error).toMatchObject({ kind: 'invalid-snapshot', field: 'revision' });
   });
 
+  it('drops and reconnects a connection that stalls (no data, no heartbeat)', async () => {
+    const { server, store, seen, unsubscribe } = setup({ stallTimeoutMs: 40 });
+    await live(store);
+    server.last.send(': ping\n\n');
+    await vi.waitFor(() => expect(server.connections).toHaveLength(2));
+    expect(server.connections[0]!.closed).toBe(true);
+    expect(seen.some((state) => state.error?.message.includes('not even a heartbeat'))).toBe(true);
+    await live(store);
+    unsubscribe();
+  });
+
   it('stops retrying a run that does not exist', async () => {
     const { server, store, unsubscribe } = setup();
     await live(store);
