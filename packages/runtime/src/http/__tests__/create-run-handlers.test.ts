@@ -146,6 +146,43 @@ describe('events: refusals before the stream opens', () => {
   });
 });
 
+describe('events: a store failure after the stream opened', () => {
+  it('ends the stream, reports the error and releases the subscription', async () => {
+    const onError = vi.fn();
+    const failure = new Error('event log unavailable');
+    const memory = createMemoryDriver();
+    const hub = new RunEventHub();
+    const store = createAgentRuntimeStore(memory);
+    await store.createRun({ runId: 'run-1' });
+    const handlers = createRunHandlers({
+      store: { ...store, readEvents: () => Promise.reject(failure) },
+      runtime: hub,
+      onError,
+    });
+    const server = await listen(toNodeListener(createRunRouter({ handlers })));
+    cleanups.push(server.close);
+    const response = await fetch(`${server.origin}/runs/run-1/events`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+    expect(onError).toHaveBeenCalledWith(failure);
+    expect(hub.listenerCount('run-1')).toBe(0);
+  });
+});
+
+describe('events: cursor sources', () => {
+  it('treats an empty Last-Event-ID as absent and falls back to ?after=', async () => {
+    const f = await fixture();
+    await ScriptedRun.start(f, 'run-1');
+    const response = await fetch(f.url('/runs/run-1/events?after=1'), {
+      headers: { 'Last-Event-ID': '' },
+    });
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toMatch(/^event: run-status\nid: 2\n/);
+    await reader.cancel();
+  });
+});
+
 describe('handlers without a router', () => {
   it('validate the run id they are given', async () => {
     const handlers = createRunHandlers({
