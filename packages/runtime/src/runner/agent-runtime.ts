@@ -1,9 +1,15 @@
-import type { AgentRun, UIMessage } from '@runlight/protocol';
+import {
+  type AgentRun,
+  isTerminalPhase,
+  isTerminalStatus,
+  type UIMessage,
+} from '@runlight/protocol';
 import { convertToModelMessages, generateId } from 'ai';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { RunEventHub, type RunEventSource } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoint-boundary';
 import { publishingStore } from './publishing-store';
@@ -43,7 +49,11 @@ export interface RunHandle {
 export interface AgentRuntime extends RunEventSource {
   startRun(options: StartRunOptions): RunHandle;
   resumeRun(options: ResumeRunOptions): RunHandle;
-  /** Aborts the run's local execution; its operation and the run end `cancelled`. */
+  /**
+   * Aborts the run's local execution; its operation and the run end `cancelled`. A run this
+   * process is not executing (e.g. one awaiting approval) is acquired and ended `cancelled`,
+   * unless another owner's lease holds it (then the attempt is logged).
+   */
   cancelRun(runId: string): void;
 }
 
@@ -112,6 +122,25 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     } catch (error) {
       if (!(InvalidTransitionError.isInstance(error) && error.rule === 'run-exists')) throw error;
     }
+  }
+
+  /** Cancels a run no execution of this process is running: acquire, end, commit. */
+  async function cancelIdle(runId: string): Promise<void> {
+    const run = await store.getRun(runId);
+    if (isTerminalStatus(run.status)) return;
+    const acquired = await publishing.acquireRun(runId, { owner, leaseMs });
+    const owned = new OwnedRun(publishing, acquired, { queue });
+    const current = acquired.lastOperation;
+    if (current && !isTerminalPhase(current.phase)) {
+      await owned.recordRunOperation({
+        ...current,
+        phase: 'cancelled',
+        endedAt: new Date().toISOString(),
+      });
+    }
+    await owned.commitTerminal({ status: 'cancelled' });
+    paused.delete(runId);
+    bus.endRun(runId);
   }
 
   function launch(
@@ -201,7 +230,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     },
 
     cancelRun(runId) {
-      controllers.get(runId)?.abort('cancelled');
+      const controller = controllers.get(runId);
+      if (controller) {
+        controller.abort('cancelled');
+        return;
+      }
+      // Not executing here (e.g. awaiting approval): end it if no live owner holds it.
+      void cancelIdle(runId).catch((error) =>
+        log({ level: 'warn', message: 'The run could not be cancelled', runId, error }),
+      );
     },
   };
 }

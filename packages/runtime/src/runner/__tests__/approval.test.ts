@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../../testing/scripted-model';
 import { idempotencyKeyOf } from '../managed-tools';
-import { harness, user } from './harness';
+import { harness, nextEvent, user } from './harness';
 
 function setup() {
   const h = harness({ checkpointEveryEvents: 1000 });
@@ -123,5 +123,19 @@ describe('tool approvals', () => {
       approvals: [{ approvalId, approved: true }],
     }).done;
     expect(run.status).toBe('completed');
+  });
+
+  it('cancelRun while awaiting approval ends the run cancelled', async () => {
+    const { h, keys, options } = setup();
+    await h.runtime.startRun(options).done;
+    const cancelled = nextEvent(
+      h.runtime,
+      h.runId,
+      (event) => event.type === 'run-status' && event.change === 'cancelled',
+    );
+    h.runtime.cancelRun(h.runId);
+    await cancelled;
+    expect((await h.store.getRun(h.runId)).status).toBe('cancelled');
+    expect(keys).toEqual([]);
   });
 });
