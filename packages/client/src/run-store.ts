@@ -55,7 +55,7 @@ export class RunStore {
   #notifyScheduled = false;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #session: AbortController | null = null;
-  #loading: Promise<boolean> | null = null;
+  #loading: Promise<RunlightClientError | null> | null = null;
   #gapRetry: ReturnType<typeof setTimeout> | undefined;
   /** Highest durable revision received on the current connection (to catch one going back). */
   #connectionRevision = 0;
@@ -94,11 +94,12 @@ export class RunStore {
     void this.#live(session.signal);
   }
 
-  /** Closes the live connection; the merged state stays. */
+  /** Closes the live connection; the merged state stays (a `closed` connection stays `closed`). */
   disconnect(): void {
-    this.#session?.abort();
-    this.#session = null;
     clearTimeout(this.#gapRetry);
+    if (this.#session === null) return;
+    this.#session.abort();
+    this.#session = null;
     this.#setConnection('idle');
   }
 
@@ -124,16 +125,21 @@ export class RunStore {
     return true;
   }
 
-  async #load(signal: AbortSignal | undefined): Promise<boolean> {
+  /** Loads and merges the snapshot; resolves `null`, or the error it reported on the state. */
+  async #load(signal: AbortSignal | undefined): Promise<RunlightClientError | null> {
     if (this.#loading !== null) return this.#loading;
     const loading = (async () => {
       try {
         const loaded = await this.#context.loadSnapshot(this.runId, signal ? { signal } : {});
-        if (signal?.aborted) return false;
-        return this.applySnapshot(loaded.snapshot, { clockOffsetMs: loaded.clockOffsetMs ?? null });
+        if (signal?.aborted) return null;
+        const valid = this.applySnapshot(loaded.snapshot, {
+          clockOffsetMs: loaded.clockOffsetMs ?? null,
+        });
+        return valid ? null : this.#state.error;
       } catch (error) {
-        if (!signal?.aborted) this.#fail(error);
-        return false;
+        if (signal?.aborted) return null;
+        this.#fail(error);
+        return this.#state.error;
       } finally {
         this.#loading = null;
       }
@@ -151,7 +157,8 @@ export class RunStore {
       this.#setConnection(attempt === 0 ? 'connecting' : this.#retryState());
       try {
         const needsLoad = reloadFirst || this.#state.run === null || this.#state.phase === 'gap';
-        if (needsLoad && !(await this.#load(signal))) throw null;
+        const failure = needsLoad ? await this.#load(signal) : null;
+        if (failure !== null) throw failure;
         reloadFirst = false;
         const outcome = await this.#stream(signal, withoutLiveCursor, () => {
           attempt = 0;
@@ -169,7 +176,7 @@ export class RunStore {
         }
       } catch (error) {
         if (signal.aborted) return;
-        if (error !== null) this.#fail(error);
+        if (error !== this.#state.error) this.#fail(error);
         if (isPermanent(error)) {
           this.#setConnection('closed');
           if (this.#session?.signal === signal) this.#session = null;

@@ -207,6 +207,19 @@ describe('RunStore', () => {
     unsubscribe();
   });
 
+  it('stops at once when the snapshot says the run does not exist', async () => {
+    const server = new FakeServer(base());
+    server.snapshotAnswer = () =>
+      Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
+    const client = createRunlightClient({ baseUrl: 'http://x', fetch: server.fetch });
+    const store = client.run('run-1');
+    const unsubscribe = store.subscribe(() => {});
+    await vi.waitFor(() => expect(store.getState().connection).toBe('closed'));
+    expect(store.getState().error).toMatchObject({ kind: 'run-not-found', status: 404 });
+    expect(server.requests).toEqual(['/runs/run-1']);
+    unsubscribe();
+  });
+
   it('stops retrying a run that does not exist', async () => {
     const { server, store, unsubscribe } = setup();
     await live(store);
