@@ -23,7 +23,7 @@ export class PlaygroundPage {
 
   async open(url: string): Promise<void> {
     await this.page.goto(url);
-    await this.page.getByTestId('scenario-quick-answer').waitFor();
+    await this.page.getByTestId('scenario-quick-answer').waitFor({ timeout: 60_000 });
   }
 
   /** Starts a scenario with its button and returns the new run id (from the URL). */

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { RuntimeLogEntry } from '@runlight/runtime';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_SECRET } from '../server/demo-models';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { launchChromium, PlaygroundPage } from './playground-page';
@@ -25,30 +25,23 @@ beforeAll(async () => {
     viteLogLevel: 'warn',
   });
   browser = await launchChromium();
-  // Warm Vite up once (dependency optimisation may reload the first page).
-  const warm = await browser.newPage();
-  await warm.goto(server.url);
-  await warm.getByTestId('scenario-quick-answer').waitFor({ timeout: 60_000 });
-  await warm.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-beforeEach(async () => {
+  // One page for every test (each starts its own run): loading Vite's unbundled modules is
+  // the slow part on a busy machine, and it also warms up dependency optimisation.
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   playground = new PlaygroundPage(await context.newPage());
   await playground.open(server.url);
 });
 
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
 afterEach(async (test) => {
   await playground.page.screenshot({
-    path: `${SCREENSHOTS}${test.task.name.replace(/[^a-z0-9]+/gi, '-')}.png`,
-    fullPage: true,
+    path: `${SCREENSHOTS}${test.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.png`,
   });
-  await context.close();
   server.demo.updateSettings({ tokenMs: 60, latencyMs: 0 });
 });
 
@@ -136,5 +129,49 @@ describe('the playground in a real browser', () => {
     expect(page).not.toContain('502 from upstream');
     // The text went where it belongs: the server log.
     expect(logs.some((entry) => String(entry.error).includes(PROVIDER_SECRET))).toBe(true);
+  });
+
+  it('a fresh client reloads the run from its snapshot: same activity, same original times', async () => {
+    await playground.start('cancel-during-wait');
+    await playground.waitForActivity('waiting-for-model');
+    const [before] = await playground.timeline();
+    const since = await playground.page.getByTestId('since').textContent();
+    await playground.page.getByTestId('fresh-client').click();
+    await playground.page.getByTestId('client-generation').filter({ hasText: '#2' }).waitFor();
+    await playground.waitForActivity('waiting-for-model');
+    expect(await playground.page.getByTestId('since').textContent()).toBe(since);
+    expect((await playground.timeline())[0]).toEqual(before);
+    // The scenario cancels the run while it still waits for its first token.
+    await playground.waitForActivity('cancelled');
+    expect((await playground.timeline()).at(-1)?.phase).toBe('cancelled');
+  });
+
+  it('compaction: a not_needed and a compacted compaction before the model requests', async () => {
+    await playground.start('compaction');
+    await playground.waitForActivity('compacting');
+    await playground.waitForActivity('completed');
+    const outcomes = await playground.page.getByTestId('outcome').allTextContents();
+    expect(outcomes).toEqual(['not_needed', 'compacted']);
+    const kinds = (await playground.timeline()).map((entry) => `${entry.kind}:${entry.phase}`);
+    expect(kinds).toContain('compaction:started');
+  });
+
+  it('storage conflict: a lost compare-and-set ends the run storage_conflict, not provider_failure', async () => {
+    await playground.start('storage-conflict');
+    await playground.waitForActivity('failed');
+    expect(await playground.page.getByTestId('failure-code').textContent()).toBe(
+      'storage_conflict',
+    );
+  });
+
+  it('lease stolen: worker-b acquires after worker-a lost its lease and finishes the run', async () => {
+    await playground.start('lease-stolen');
+    await playground.waitForActivity('completed', 45_000);
+    expect(await playground.page.getByTestId('owner').textContent()).toBe('worker-b');
+    expect(await playground.messageText()).toContain('worker-b here');
+    await playground.page
+      .getByTestId('server-notes')
+      .filter({ hasText: 'ownership_lost' })
+      .waitFor({ timeout: 10_000 });
   });
 });

@@ -1,3 +1,4 @@
+import { isTerminalStatus } from '@runlight/protocol';
 import {
   type AgentRuntime,
   createAgentRuntime,
@@ -79,7 +80,7 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
         if (event.type === 'run-operation' && event.operation.phase === 'first-output') {
           unsubscribe();
           listener();
-        } else if (event.type === 'run-status' && event.change !== 'acquired') {
+        } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
           unsubscribe();
         }
       });

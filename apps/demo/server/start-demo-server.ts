@@ -22,6 +22,11 @@ export interface DemoServerOptions {
   host?: string;
   /** The server log (provider error text goes only here). Default `console.error`. */
   log?: (entry: RuntimeLogEntry) => void;
+  /**
+   * Watch the app's files and hot-reload the page (default true). Tests turn it off: a file
+   * another engineer saves in a workspace package must not reload a page mid-test.
+   */
+  watch?: boolean;
   /** Vite's own log level. Default `info`. */
   viteLogLevel?: 'info' | 'warn' | 'error' | 'silent';
 }
@@ -91,7 +96,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     plugins: [react()],
     logLevel: options.viteLogLevel ?? 'info',
     clearScreen: false,
-    server: { middlewareMode: true, hmr: { server } },
+    server:
+      options.watch === false
+        ? { middlewareMode: true, hmr: false, watch: null }
+        : { middlewareMode: true, hmr: { server } },
   });
   server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (incoming.url?.startsWith('/api/')) {

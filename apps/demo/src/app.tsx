@@ -8,17 +8,20 @@ import { useRunIdParam } from './use-run-id-param';
 import { WireLog } from './wire-log';
 
 /** A client whose event streams are recorded in its own raw event log. */
-function clientSession(generation: number) {
+function clientSession(runId: string | null, generation: number) {
   const wireLog = new WireLog();
   const client = createRunlightClient({ baseUrl: '/api', fetch: wireLog.fetch });
-  return { client, wireLog, generation };
+  return { runId, client, wireLog, generation };
 }
 
 /** The playground page: scenarios and settings on the left, the selected run on the right. */
 export function App() {
   const [runId, setRunId] = useRunIdParam();
   // A fresh client holds nothing merged: a new connection that starts from the snapshot.
-  const [{ client, wireLog, generation }, setSession] = useState(() => clientSession(0));
+  // Each run gets its own client (and raw event log); the button opens another for the run.
+  const [session, setSession] = useState(() => clientSession(runId, 0));
+  if (session.runId !== runId) setSession(clientSession(runId, 0));
+  const { client, wireLog, generation } = session;
 
   return (
     <div className="page">
@@ -46,7 +49,7 @@ export function App() {
                 client={client}
                 wireLog={wireLog}
                 generation={generation}
-                onFreshClient={() => setSession(clientSession(generation + 1))}
+                onFreshClient={() => setSession(clientSession(runId, generation + 1))}
               />
             </RunlightProvider>
           )}

@@ -2,10 +2,11 @@ import type { RunStore } from '@runlight/client';
 import { useSyncExternalStore } from 'react';
 import { formatClock, formatOffset } from './format-time';
 import { OperationHistory } from './operation-history';
+import type { WireLog } from './wire-log';
 
 /** Each `lastOperation` this client held, with its original server timestamps. */
-export function OperationTimeline({ store }: { store: RunStore }) {
-  const history = OperationHistory.of(store);
+export function OperationTimeline({ store, wireLog }: { store: RunStore; wireLog: WireLog }) {
+  const history = OperationHistory.of(store, wireLog);
   const entries = useSyncExternalStore(history.subscribe, history.getSnapshot);
   if (entries.length === 0) return <p className="hint">No operation yet.</p>;
   return (

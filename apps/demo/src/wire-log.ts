@@ -24,6 +24,7 @@ export class WireLog {
   #entries: readonly WireEntry[] = [];
   #count = 0;
   readonly #listeners = new Set<() => void>();
+  readonly #messageListeners = new Set<(entry: WireEntry) => void>();
   #scheduled = false;
 
   readonly fetch: typeof globalThis.fetch = async (input, init) => {
@@ -45,6 +46,12 @@ export class WireLog {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   };
+
+  /** Calls `listener` synchronously with every message as it is parsed. */
+  onMessage(listener: (entry: WireEntry) => void): () => void {
+    this.#messageListeners.add(listener);
+    return () => this.#messageListeners.delete(listener);
+  }
 
   /** Adds a local line (a connection opened or broke off). */
   note(text: string): void {
@@ -89,8 +96,10 @@ export class WireLog {
     if (data.length > 0) this.#push({ event, id, data: data.join('\n') });
   }
 
-  #push(entry: Omit<WireEntry, 'index' | 'receivedAt'>): void {
-    const next = [...this.#entries, { ...entry, index: this.#count++, receivedAt: Date.now() }];
+  #push(fields: Omit<WireEntry, 'index' | 'receivedAt'>): void {
+    const entry = { ...fields, index: this.#count++, receivedAt: Date.now() };
+    for (const listener of [...this.#messageListeners]) listener(entry);
+    const next = [...this.#entries, entry];
     this.#entries = next.length > LIMIT ? next.slice(next.length - LIMIT) : next;
     if (this.#scheduled) return;
     this.#scheduled = true;
