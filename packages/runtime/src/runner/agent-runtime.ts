@@ -113,6 +113,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   /** Controllers of the executions of this process, registered before acquisition. */
   const controllers = new Map<string, AbortController>();
+  /** The `done` of each execution of this process, while it runs. */
+  const executions = new Map<string, Promise<AgentRun>>();
   /** What a paused run needs to resume in this process without the caller repeating it. */
   const paused = new Map<string, RunExecutionOptions>();
 
@@ -141,6 +143,45 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     await owned.commitTerminal({ status: 'cancelled' });
     paused.delete(runId);
     bus.endRun(runId);
+  }
+
+  /** Exported as `resumeRun`. */
+  function resume({ runId, approvals, ...overrides }: ResumeRunOptions): RunHandle {
+    // The approval request is committed a moment before the paused execution returns: a
+    // resume that arrives meanwhile waits for it instead of being refused.
+    const previous = executions.get(runId);
+    if (previous) {
+      const done = previous.then(
+        () => resume({ runId, approvals, ...overrides }).done,
+        () => resume({ runId, approvals, ...overrides }).done,
+      );
+      return { done };
+    }
+    const remembered = paused.get(runId);
+    const defined = Object.fromEntries(
+      Object.entries(overrides).filter(([, value]) => value !== undefined),
+    ) as Partial<RunExecutionOptions>;
+    const merged = { ...remembered, ...defined } as Partial<RunExecutionOptions>;
+    if (merged.model === undefined || merged.messages === undefined) {
+      const error = new TypeError(
+        `Run ${runId} is not paused in this process: pass model and messages to resumeRun`,
+      );
+      return { done: Promise.reject(error) };
+    }
+    const execution = merged as RunExecutionOptions;
+    return launch(runId, execution, async () => {
+      const snapshot = await store.getSnapshot(runId);
+      const assistant = snapshot.assistant?.message;
+      if (!assistant) throw new TypeError(`Run ${runId} has no assistant message to resume`);
+      const answered = answerApprovals(assistant, approvals);
+      // The model sees its earlier steps and the answers as the AI SDK UI would send them.
+      const continued = await convertToModelMessages([answered], { tools: execution.tools });
+      return {
+        message: answered,
+        resumed: true,
+        messages: [...execution.messages, ...continued],
+      };
+    });
   }
 
   function launch(
@@ -184,9 +225,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       } finally {
         external?.removeEventListener('abort', onExternalAbort);
         controllers.delete(runId);
+        executions.delete(runId);
         bus.endRun(runId);
       }
     })();
+    executions.set(runId, done);
     return { done };
   }
 
@@ -201,32 +244,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       });
     },
 
-    resumeRun({ runId, approvals, ...overrides }) {
-      const remembered = paused.get(runId);
-      const defined = Object.fromEntries(
-        Object.entries(overrides).filter(([, value]) => value !== undefined),
-      ) as Partial<RunExecutionOptions>;
-      const merged = { ...remembered, ...defined } as Partial<RunExecutionOptions>;
-      if (merged.model === undefined || merged.messages === undefined) {
-        const error = new TypeError(
-          `Run ${runId} is not paused in this process: pass model and messages to resumeRun`,
-        );
-        return { done: Promise.reject(error) };
-      }
-      const execution = merged as RunExecutionOptions;
-      return launch(runId, execution, async () => {
-        const snapshot = await store.getSnapshot(runId);
-        const assistant = snapshot.assistant?.message;
-        if (!assistant) throw new TypeError(`Run ${runId} has no assistant message to resume`);
-        const answered = answerApprovals(assistant, approvals);
-        // The model sees its earlier steps and the answers as the AI SDK UI would send them.
-        const continued = await convertToModelMessages([answered], { tools: execution.tools });
-        return {
-          message: answered,
-          resumed: true,
-          messages: [...execution.messages, ...continued],
-        };
-      });
+    resumeRun(options) {
+      return resume(options);
     },
 
     cancelRun(runId) {

@@ -138,4 +138,25 @@ describe('tool approvals', () => {
     expect((await h.store.getRun(h.runId)).status).toBe('cancelled');
     expect(keys).toEqual([]);
   });
+
+  it('a resume sent as soon as the request is visible waits for the pause instead of failing', async () => {
+    const { h, options } = setup();
+    const requested = nextEvent(
+      h.runtime,
+      h.runId,
+      (event) =>
+        event.type === 'assistant-checkpoint' &&
+        toolPart(event.checkpoint.message)?.state === 'approval-requested',
+    );
+    const first = h.runtime.startRun(options).done;
+    const event = await requested;
+    if (event.type !== 'assistant-checkpoint') throw new Error('unreachable');
+    const approvalId = toolPart(event.checkpoint.message)!.approval!.id;
+    const resumed = h.runtime.resumeRun({
+      runId: h.runId,
+      approvals: [{ approvalId, approved: true }],
+    });
+    expect((await first).status).toBe('running');
+    expect((await resumed.done).status).toBe('completed');
+  });
 });
