@@ -7,6 +7,7 @@
  * - `baseline: + ReadableStream` adds a bare Web stream hop;
  * - `events stream` is the real handler: hub fan-out, dedupe, cursor, queue guard.
  * A 3,000 tokens/s model stream needs 3 bursts of 1,000 per second.
+ * The fan-out group sends each burst to 10 clients of one run; its baseline serialises per client.
  *
  * Run: npx vitest bench --run --project runtime http-event-stream
  */
@@ -83,5 +84,47 @@ describe(`SSE live deltas, bursts of ${BURST}`, () => {
   bench('events stream (hub → handler → body)', async () => {
     for (let i = 0; i < BURST; i++) run.delta(TOKEN);
     await drain(eventsReader, BURST);
+  });
+});
+
+const FAN_OUT = 10;
+const fanRun = await ScriptedRun.start({ store, hub }, 'run-2');
+await fanRun.checkpoint();
+const fanReaders = await Promise.all(
+  Array.from({ length: FAN_OUT }, async () => {
+    const fan = await handlers.events(
+      new Request('http://bench/runs/run-2/events?after=3'),
+      'run-2',
+    );
+    return fan.body!.getReader();
+  }),
+);
+await new Promise((resolve) => setImmediate(resolve));
+const pipes = Array.from({ length: FAN_OUT }, () => {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const reader = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  }).getReader();
+  return { controller, reader };
+});
+
+describe(`SSE live deltas to ${FAN_OUT} clients, bursts of ${BURST}`, () => {
+  bench('baseline: per-client format + encode + ReadableStream', async () => {
+    for (let i = 0; i < BURST; i++) {
+      const event = delta(++plainSeq);
+      for (const pipe of pipes) {
+        pipe.controller.enqueue(
+          encoder.encode(formatSseMessage(event.type, `3:3:${event.seq}`, JSON.stringify(event))),
+        );
+      }
+    }
+    await Promise.all(pipes.map((pipe) => drain(pipe.reader, BURST)));
+  });
+
+  bench('events stream (JSON shared across clients)', async () => {
+    for (let i = 0; i < BURST; i++) fanRun.delta(TOKEN);
+    await Promise.all(fanReaders.map((reader) => drain(reader, BURST)));
   });
 });

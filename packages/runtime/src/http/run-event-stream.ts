@@ -35,6 +35,22 @@ export interface RunResetEvent {
 const encoder = new TextEncoder();
 
 /**
+ * The JSON of each published event, shared by every stream that sends it, so a delta watched by
+ * N clients is serialised once. Published events are never mutated (the hub hands the same
+ * object to every listener), which is what makes the cache sound.
+ */
+const serialized = new WeakMap<RunEvent, string>();
+
+function jsonOf(event: RunEvent): string {
+  let json = serialized.get(event);
+  if (json === undefined) {
+    json = JSON.stringify(event);
+    serialized.set(event, json);
+  }
+  return json;
+}
+
+/**
  * One client's SSE stream of one run: the durable events after its cursor from the store's
  * event log, then the live deltas still buffered after it, then live events as they are
  * published — with no gap and no duplicate.
@@ -274,13 +290,13 @@ export class RunEventStream {
     } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
       this.#terminalRevision = event.revision;
     }
-    this.#write(formatSseMessage(event.type, this.#cursor(), JSON.stringify(event)));
+    this.#write(formatSseMessage(event.type, this.#cursor(), jsonOf(event)));
     this.#finishIfTerminal();
   }
 
   #sendDelta(delta: RunDeltaEvent): void {
     this.#delta = { baseRevision: delta.baseRevision, seq: delta.seq };
-    this.#write(formatSseMessage('run-delta', this.#cursor(), JSON.stringify(delta)));
+    this.#write(formatSseMessage('run-delta', this.#cursor(), jsonOf(delta)));
   }
 
   /** The `RunCursor` text of what was sent so far (as `formatRunCursor`, without an object). */
