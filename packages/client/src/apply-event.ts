@@ -40,7 +40,7 @@ function applyDelta(state: RunState, event: RunDeltaEvent): RunState {
   // Another state already extended the shared array past our view: branch off a copy.
   if (chunks.length !== seq) chunks = chunks.slice(0, seq);
   chunks.push(event.chunk);
-  return withDurable(state, run, state.assistant, { baseRevision: base, seq: event.seq, chunks });
+  return nextState(state, run, state.assistant, { baseRevision: base, seq: event.seq, chunks });
 }
 
 function hold(state: RunState, event: DurableRunEvent): RunState {
@@ -66,7 +66,7 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
   const revision = event.revision;
   switch (event.type) {
     case 'run-operation':
-      return withDurable(
+      return nextState(
         state,
         runWith(
           run,
@@ -83,7 +83,7 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
       );
     case 'assistant-checkpoint':
       // A checkpoint contains every delta before it: the overlay on the older base is spent.
-      return withDurable(
+      return nextState(
         state,
         runWith(
           run,
@@ -110,7 +110,7 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
         event.failure,
       );
       // A terminal run streams no more; what it said is in its last checkpoint.
-      return withDurable(
+      return nextState(
         state,
         next,
         state.assistant,
@@ -150,7 +150,7 @@ function runWith(
   };
 }
 
-function withDurable(
+function nextState(
   state: RunState,
   run: AgentRun,
   assistant: RunState['assistant'],

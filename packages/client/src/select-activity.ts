@@ -71,8 +71,16 @@ export function selectActivity(state: RunState, now?: number): Activity {
   }
   const activity = entry.activity;
   if (now === undefined || activity.since === undefined) return activity;
-  return { ...activity, elapsedMs: selectElapsedMs(activity.since, state, now) };
+  const elapsedMs = selectElapsedMs(activity.since, state, now);
+  const timed = elapsedCache.get(activity);
+  if (timed?.elapsedMs === elapsedMs) return timed;
+  const next = { ...activity, elapsedMs };
+  elapsedCache.set(activity, next);
+  return next;
 }
+
+/** The last timed copy per activity, so equal elapsed times return the same object. */
+const elapsedCache = new WeakMap<Activity, Activity>();
 
 function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): Activity {
   const operation = run.lastOperation ?? undefined;

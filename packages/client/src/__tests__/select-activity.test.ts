@@ -122,7 +122,10 @@ describe('selectActivity', () => {
       { clockOffsetMs: 60_000 },
     );
     const clientNow = Date.parse(at(0)) - 60_000 + 1_500;
-    expect(selectActivity(state, clientNow).elapsedMs).toBe(1_500);
+    const timed = selectActivity(state, clientNow);
+    expect(timed.elapsedMs).toBe(1_500);
+    expect(selectActivity(state, clientNow)).toBe(timed);
+    expect(selectActivity(state, clientNow + 1).elapsedMs).toBe(1_501);
   });
 });
 
