@@ -219,7 +219,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           { ...execution, messages: prepared.messages },
           { approvalCheckpoint: prepared.resumed },
         );
-        if (result.status === 'running' && result.owner === owner) paused.set(runId, execution);
+        const pausedHere = result.status === 'running' && result.owner === owner;
+        if (pausedHere && controller.signal.aborted) {
+          // Cancelled while it was pausing: the pause must not swallow the cancel.
+          await cancelIdle(runId);
+          return await store.getRun(runId);
+        }
+        if (pausedHere) paused.set(runId, execution);
         else paused.delete(runId);
         return result;
       } finally {
