@@ -1,7 +1,7 @@
 import { createRunlightClient } from '@runlight/client';
+import { RunlightProvider } from '@runlight/react';
 import { useState } from 'react';
 import { RunPanel } from './run-panel';
-import { RunlightProvider } from './runlight';
 import { ScenarioPicker } from './scenario-picker';
 import { SettingsControls } from './settings-controls';
 import { useRunIdParam } from './use-run-id-param';

@@ -1,8 +1,8 @@
 import { selectMessage } from '@runlight/client';
 import type { UIMessage } from '@runlight/protocol';
+import { useRun } from '@runlight/react';
 import { useState } from 'react';
 import { demoApi } from './demo-api-client';
-import { useRun } from './runlight';
 
 type Part = UIMessage['parts'][number];
 interface ToolPart {

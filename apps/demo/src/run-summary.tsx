@@ -1,16 +1,27 @@
+import type { RunState } from '@runlight/client';
+import {
+  OperationIndicator,
+  RunStatus,
+  useElapsed,
+  useRun,
+  useRunActivity,
+  useRunConnection,
+} from '@runlight/react';
 import { formatClock } from './format-time';
-import { RunStatus, useElapsed, useRun, useRunActivity, useRunConnection } from './runlight';
+
+const selectRun = (state: RunState) => state.run;
 
 /** The status line: `RunStatus`, the activity with its elapsed time, connection and record. */
 export function RunSummary({ runId, generation }: { runId: string; generation: number }) {
   const activity = useRunActivity(runId);
   const elapsed = useElapsed(activity.since, { runId });
   const connection = useRunConnection(runId);
-  const run = useRun(runId, { select: (state) => state.run });
+  const run = useRun(runId, { select: selectRun });
   return (
     <section className="card summary">
       <div className="summary-main">
         <div className={`status status-${activity.kind}`} data-testid="run-status">
+          <OperationIndicator runId={runId} />
           <RunStatus runId={runId} />
         </div>
         <dl className="facts">
