@@ -96,25 +96,32 @@ async function stream(deltas: number, tree: ReactNode): Promise<void> {
 }
 
 /** The baseline: the same growing text held in plain `useState`, one update per delta. */
+function PlainTranscript({
+  meter: m,
+  sink,
+}: {
+  meter: Meter;
+  sink: { append: (text: string) => void };
+}) {
+  m.renders++;
+  const [text, setText] = useState('');
+  useEffect(() => {
+    sink.append = (delta) => setText((previous) => previous + delta);
+  }, [sink]);
+  return <p>{text}</p>;
+}
+
 async function streamWithUseState(deltas: number, m: Meter): Promise<void> {
-  let append: (text: string) => void = () => {};
-  function Plain() {
-    m.renders++;
-    const [text, setText] = useState('');
-    useEffect(() => {
-      append = (delta) => setText((previous) => previous + delta);
-    }, []);
-    return <p>{text}</p>;
-  }
+  const sink = { append: (_text: string) => {} };
   const root = createRoot(document.createElement('div'));
   root.render(
     <Profiler id="plain" onRender={profile(m)}>
-      <Plain />
+      <PlainTranscript meter={meter()} sink={sink} />
     </Profiler>,
   );
   await nextTask();
   for (let seq = 1; seq <= deltas; seq++) {
-    append(`word${seq} `);
+    sink.append(`word${seq} `);
     await nextTask();
   }
   root.unmount();
