@@ -78,7 +78,7 @@ export function demoApi(options: DemoApiOptions): WebHandler {
       if (method !== 'POST') return demoError(405, 'method_not_allowed', `${method} not allowed`);
       const body = await readBody(request, StartScenarioBodySchema);
       if (body instanceof Response) return body;
-      return demoJson({ runId: demo.startScenario(body.scenario) }, 201);
+      return demoJson({ runId: await demo.startScenario(body.scenario) }, 201);
     }
 
     const runId = RunIdSchema.safeParse(decodeURIComponent(segments[1] ?? ''));

@@ -112,10 +112,15 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
       latency.setLatency(settings.latencyMs);
       return settings;
     },
-    /** Starts a scenario on a new run and returns its id. */
-    startScenario(scenario: ScenarioId): string {
+    /**
+     * Starts a scenario on a new run and resolves its id once the run exists, so the page's
+     * first snapshot request never races the creation (the store may answer on later ticks).
+     * The runtime then finds the run created and acquires it.
+     */
+    async startScenario(scenario: ScenarioId): Promise<string> {
       sequence += 1;
       const runId = `${scenario}-${Date.now().toString(36)}-${sequence}`;
+      await store.createRun({ runId });
       scenarios.set(runId, scenario);
       SCENARIO_RUNS[scenario](runId, settings, world);
       return runId;
