@@ -9,8 +9,9 @@
  *    ending and step 1's `doStream` (op completed, tool-call / tool-result / finish-step
  *    checkpoints, the managed tool fence and admission). Median and p99 are printed as a table;
  *    goal ≤ 1 ms median.
- * 2. Write amplification of a 2,000-delta answer at cadence 1, 16, 32 (the default) and 64:
- *    store writes and bytes written (records and events as JSON) vs the final message.
+ * 2. Write amplification of a 2,000-delta answer at cadence 1, 16, 32 (the default) and 64,
+ *    and 32 with the opt-in `checkpointMinGrowth` 0.5 and 1: store writes and bytes written
+ *    (records and events as JSON) vs the final message.
  * Vitest's own groups then compare whole runs (ops/s ratios, same process).
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
@@ -154,13 +155,14 @@ function countingDriver() {
 
 const answer = Array.from({ length: 1996 }, (_, i) => `word${i} `);
 
-async function longAnswer(cadence: number) {
+async function longAnswer(cadence: number, checkpointMinGrowth?: number) {
   const { driver, counts } = countingDriver();
   const store = createAgentRuntimeStore(driver);
   const runtime = createAgentRuntime({
     store,
     owner: 'bench',
     checkpointEveryEvents: cadence,
+    checkpointMinGrowth,
     onLog: () => {},
   });
   const runId = `long-${cadence}-${runs++}`;
@@ -176,10 +178,13 @@ async function longAnswer(cadence: number) {
 
 async function writeTable() {
   const rows = [];
-  for (const cadence of [1, 16, 32, 64]) {
-    const { deltas, counts, finalBytes } = await longAnswer(cadence);
+  for (const [cadence, growth] of [[1], [16], [32], [64], [32, 0.5], [32, 1]] as [
+    number,
+    number?,
+  ][]) {
+    const { deltas, counts, finalBytes } = await longAnswer(cadence, growth);
     rows.push({
-      cadence,
+      cadence: growth === undefined ? cadence : `${cadence} + growth ${growth}`,
       deltas,
       'store writes': counts.writes,
       'bytes written': counts.bytes,

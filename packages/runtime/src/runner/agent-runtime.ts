@@ -28,6 +28,15 @@ export interface AgentRuntimeOptions {
   owner?: string;
   /** Ordinary chunks per batched checkpoint. Default 32 (`DEFAULT_CHECKPOINT_EVERY_EVENTS`). */
   checkpointEveryEvents?: number;
+  /**
+   * Opt-in write bound for long answers (off by default: the ADR's cadence alone). When set,
+   * an ordinary batch is checkpointed only once the message also grew by this fraction since
+   * the last checkpoint, so the bytes of all checkpoints stay within `(1 + g) / g` × the final
+   * message (3× at 0.5) however long the answer; structural boundaries still checkpoint at once.
+   * The price: late in a long answer a crash loses more text and a reconnect replays more
+   * deltas from memory.
+   */
+  checkpointMinGrowth?: number;
   /** Lease length; renewed by every write and by a heartbeat while idle. Default 30 s. */
   leaseMs?: number;
   /** Where events are published. Default a new in-process `RunEventHub`. */
@@ -109,7 +118,17 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const log = options.onLog ?? defaultLog;
   const queue = new RunMutationQueue();
   const publishing = publishingStore(store, bus);
-  const deps = { store, publishing, bus, queue, checkpointEveryEvents, leaseMs, log };
+  const checkpointMinGrowth = options.checkpointMinGrowth;
+  const deps = {
+    store,
+    publishing,
+    bus,
+    queue,
+    checkpointEveryEvents,
+    checkpointMinGrowth,
+    leaseMs,
+    log,
+  };
 
   /** Controllers of the executions of this process, registered before acquisition. */
   const controllers = new Map<string, AbortController>();

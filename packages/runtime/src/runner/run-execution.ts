@@ -16,6 +16,7 @@ import {
   type ToolSet,
   toUIMessageStream,
   type UIMessage,
+  type UIMessageChunk,
   wrapLanguageModel,
 } from 'ai';
 import { FencingError } from '../errors/fencing-error';
@@ -41,6 +42,8 @@ export interface RunExecutionDeps {
   bus: RunEventBus;
   queue: RunMutationQueue;
   checkpointEveryEvents: number;
+  /** Opt-in: an ordinary batch also waits until the message grew by this fraction. */
+  checkpointMinGrowth: number | undefined;
   leaseMs: number;
   log: (entry: RuntimeLogEntry) => void;
 }
@@ -96,6 +99,10 @@ export class RunExecution {
   #baseRevision: number;
   #seq = 0;
   #pending = 0;
+  /** Approximate bytes the pending chunks add, and the size of the last checkpoint. */
+  #pendingBytes = 0;
+  #pendingChanges = 0;
+  #checkpointBytes = 0;
   #lastMessage: UIMessage;
   #checkpointTail: Promise<void> = Promise.resolve();
   #lastWriteAt = performance.now();
@@ -131,7 +138,7 @@ export class RunExecution {
       if (abandoned && !isTerminalPhase(abandoned.phase)) {
         await this.#endOperation(abandoned.id, 'failed');
       }
-      if (resumed.approvalCheckpoint) await this.#exclusiveCheckpoint(true);
+      if (resumed.approvalCheckpoint) await this.#exclusiveCheckpoint('always');
       if (!this.#stopped()) await this.#stream(options);
     } catch (error) {
       // E.g. `streamText` throws synchronously for an unknown model id: a run failure, named
@@ -227,9 +234,11 @@ export class RunExecution {
           seq: ++this.#seq,
           chunk,
         });
+        this.#pendingBytes += chunkBytes(chunk);
+        if (changesMessage(chunk)) this.#pendingChanges++;
         const structural = isStructuralChunk(chunk);
-        if (structural || this.#pending >= this.#deps.checkpointEveryEvents) {
-          await this.#exclusiveCheckpoint(structural);
+        if (structural || this.#batchDue()) {
+          await this.#exclusiveCheckpoint('always');
         }
         if (chunk.type === 'finish-step') this.#stepDeferred(finishedSteps++).resolve();
       }
@@ -429,13 +438,22 @@ export class RunExecution {
 
   // ── checkpoints ──────────────────────────────────────────────────────────────────────
 
+  /** An ordinary batch is due after `checkpointEveryEvents` parts (and enough growth, opt-in). */
+  #batchDue(): boolean {
+    if (this.#pending < this.#deps.checkpointEveryEvents) return false;
+    const growth = this.#deps.checkpointMinGrowth;
+    return growth === undefined || this.#pendingBytes >= this.#checkpointBytes * growth;
+  }
+
   /**
    * Checkpoints the assistant message with every chunk published so far. Runs exclusively
    * (loop checkpoints and lease heartbeats take turns), so the next delta names its revision.
    */
-  #exclusiveCheckpoint(force: boolean): Promise<void> {
+  #exclusiveCheckpoint(when: 'always' | 'if-changed'): Promise<void> {
     const run = async () => {
-      if (this.#writesBroken || (!force && this.#pending === 0)) return;
+      // The last batch of a run often holds only chunks that leave the message as it is
+      // (`finish`, `error`, `abort`): rewriting the whole message for them is waste.
+      if (this.#writesBroken || (when === 'if-changed' && this.#pendingChanges === 0)) return;
       const message = await this.#assembler.snapshot();
       this.#lastMessage = message;
       try {
@@ -444,6 +462,11 @@ export class RunExecution {
         this.#baseRevision = run.revision;
         this.#seq = 0;
         this.#pending = 0;
+        this.#pendingChanges = 0;
+        this.#pendingBytes = 0;
+        if (this.#deps.checkpointMinGrowth !== undefined) {
+          this.#checkpointBytes = JSON.stringify(message).length;
+        }
       } catch (error) {
         this.#onWriteError(error);
       }
@@ -461,7 +484,7 @@ export class RunExecution {
     const every = Math.max(1, Math.floor(this.#deps.leaseMs / 3));
     const timer = setInterval(() => {
       if (this.#stopped() || performance.now() - this.#lastWriteAt < every) return;
-      void this.#exclusiveCheckpoint(true);
+      void this.#exclusiveCheckpoint('always');
     }, every);
     timer.unref?.();
     return timer;
@@ -576,7 +599,7 @@ export class RunExecution {
   // ── the end ──────────────────────────────────────────────────────────────────────────
 
   async #finish(): Promise<AgentRun> {
-    if (!this.#lost) await this.#exclusiveCheckpoint(false);
+    if (!this.#lost) await this.#exclusiveCheckpoint('if-changed');
     if (this.#lost) return this.#currentRun();
 
     const awaitingApproval =
@@ -665,5 +688,33 @@ function isFirstSdkOutput(part: TextStreamPart<ToolSet>): boolean {
       return true;
     default:
       return false;
+  }
+}
+
+/** What a chunk adds to the message, roughly: the text of a delta, else its JSON. */
+function chunkBytes(chunk: UIMessageChunk): number {
+  switch (chunk.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return chunk.delta.length;
+    case 'tool-input-delta':
+      return chunk.inputTextDelta.length;
+    default:
+      return 16;
+  }
+}
+
+/** False for chunks after which the assembled message is unchanged. */
+function changesMessage(chunk: UIMessageChunk): boolean {
+  switch (chunk.type) {
+    case 'start':
+    case 'finish':
+      return chunk.messageMetadata != null;
+    case 'error':
+    case 'abort':
+    case 'finish-step':
+      return false;
+    default:
+      return true;
   }
 }

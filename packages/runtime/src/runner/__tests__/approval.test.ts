@@ -73,7 +73,7 @@ describe('tool approvals', () => {
       firstCheckpoint?.type === 'assistant-checkpoint' &&
         toolPart(firstCheckpoint.checkpoint.message)?.state,
     ).toBe('approval-responded');
-    expect(checkpointedAfter(resumed)).toEqual(['tool-output-available', 'finish-step', 'finish']);
+    expect(checkpointedAfter(resumed)).toEqual(['tool-output-available', 'finish-step']);
     // Steps continue the run's count.
     const steps = resumed.flatMap((event) =>
       event.type === 'run-operation' ? [event.operation.step] : [],

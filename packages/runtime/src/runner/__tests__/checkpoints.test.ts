@@ -32,20 +32,28 @@ async function scriptedRun(checkpointEveryEvents: number) {
   return h;
 }
 
-/** Checkpoints the batching rule predicts: per segment of K ordinary parts ending at a
- * structural boundary, ⌊K/N⌋ + 1; the trailing segment, ⌈K/N⌉. */
+/** Chunks after which the message is unchanged: a trailing batch of only these is not written. */
+const NO_OP = new Set(['start', 'finish', 'error', 'abort']);
+
+/**
+ * Checkpoints the batching rule predicts: per segment of K ordinary parts ending at a
+ * structural boundary, ⌊K/N⌋ + 1; the trailing segment ⌊K/N⌋, plus one for its remainder
+ * unless that remainder only holds chunks that leave the message unchanged (the `finish`).
+ */
 function expectedCheckpoints(deltas: readonly RunDeltaEvent[], cadence: number): number {
   let total = 0;
-  let ordinary = 0;
+  let ordinary: string[] = [];
   for (const delta of deltas) {
     if (isStructuralChunk(delta.chunk)) {
-      total += Math.floor(ordinary / cadence) + 1;
-      ordinary = 0;
+      total += Math.floor(ordinary.length / cadence) + 1;
+      ordinary = [];
     } else {
-      ordinary++;
+      ordinary.push(delta.chunk.type);
     }
   }
-  return total + Math.ceil(ordinary / cadence);
+  const remainder = ordinary.slice(ordinary.length - (ordinary.length % cadence));
+  const changes = remainder.some((type) => !NO_OP.has(type));
+  return total + Math.floor(ordinary.length / cadence) + (changes ? 1 : 0);
 }
 
 describe('assistant checkpoint writes', () => {
@@ -70,5 +78,28 @@ describe('assistant checkpoint writes', () => {
         expect([event.baseRevision, event.seq]).toEqual([base, ++seq]);
       }
     }
+  });
+
+  it('opt-in checkpointMinGrowth bounds the bytes of all checkpoints of a long answer', async () => {
+    const words = Array.from({ length: 600 }, (_, i) => `word${i} `);
+    const bytes = async (checkpointMinGrowth?: number) => {
+      const h = harness({ checkpointEveryEvents: 4, checkpointMinGrowth });
+      await h.runtime.startRun({
+        runId: h.runId,
+        model: scriptedModel([{ text: words }]),
+        messages: user('Go'),
+      }).done;
+      const sizes = h.checkpoints().map((event) => JSON.stringify(event.checkpoint.message).length);
+      return {
+        total: sizes.reduce((a, b) => a + b, 0),
+        final: sizes.at(-1)!,
+        writes: sizes.length,
+      };
+    };
+    const plain = await bytes();
+    const doubling = await bytes(1);
+    expect(plain.total / plain.final).toBeGreaterThan(50);
+    expect(doubling.total / doubling.final).toBeLessThanOrEqual(3);
+    expect(doubling.final).toBe(plain.final);
   });
 });
