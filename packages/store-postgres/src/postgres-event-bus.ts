@@ -106,6 +106,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
   #outbox: BusMessage[] = [];
   #flushing: Promise<void> | null = null;
   #stopListening: (() => Promise<void>) | null = null;
+  #reconnecting: Promise<void> | null = null;
   #closed = false;
   #lastSweep = 0;
 
@@ -123,8 +124,40 @@ class PostgresEventBusImpl implements PostgresEventBus {
     this.#stopListening = await this.#sql.listen(
       this.#channel,
       (payload) => this.#receive(payload),
-      (error) => this.#onError(error),
+      (error) => this.#lostListener(error),
     );
+  }
+
+  /**
+   * The LISTEN connection broke: listen again (backing off), then read from the event log
+   * every durable event the runs followed here may have missed meanwhile.
+   */
+  #lostListener(error: unknown): void {
+    this.#onError(error);
+    if (this.#reconnecting || this.#closed) return;
+    const broken = this.#stopListening;
+    this.#stopListening = null;
+    this.#reconnecting = (async () => {
+      await broken?.().catch(() => {});
+      for (let delay = 50; !this.#closed; delay = Math.min(delay * 2, 5_000)) {
+        try {
+          await this.start();
+          break;
+        } catch (retryError) {
+          this.#onError(retryError);
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
+      if (this.#closed) return;
+      for (const [runId, order] of this.#orders) {
+        if (this.#hub.listenerCount(runId) === 0) continue;
+        this.#accept(runId, () =>
+          order.revision === null ? [] : this.#readEvents(runId, order.revision, 2 ** 31 - 1),
+        );
+      }
+    })().finally(() => {
+      this.#reconnecting = null;
+    });
   }
 
   publish(event: RunEvent): void {
@@ -173,8 +206,10 @@ class PostgresEventBusImpl implements PostgresEventBus {
     if (this.#closed) return;
     await this.flushed();
     this.#closed = true;
+    await this.#reconnecting;
     await Promise.all([...this.#orders.values()].map((order) => order.tail));
     await this.#stopListening?.();
+    this.#stopListening = null;
   }
 
   /** Sends the outbox in order, as few notifications as the payload limit allows. */

@@ -1,18 +1,12 @@
 import { describeDriverConformance } from '@runlight/test-utils';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { runlightTables } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
 import { toSqlClient } from '../sql-client';
-import {
-  openPglite,
-  openServer,
-  serverLabel,
-  serverUnavailable,
-  type TestDatabase,
-} from './test-databases';
+import type { TestDatabase } from './test-databases';
 
 /** The shared store conformance suite, each test on a fresh schema of `database`. */
-function conformance(name: string, open: () => Promise<TestDatabase>) {
+export function conformanceTests(name: string, open: () => Promise<TestDatabase>) {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await open();
@@ -34,11 +28,3 @@ function conformance(name: string, open: () => Promise<TestDatabase>) {
     };
   });
 }
-
-describe('PGlite', () => {
-  conformance('PGlite', openPglite);
-});
-
-describe.runIf(serverUnavailable === null)(serverLabel, () => {
-  conformance('PostgreSQL server', openServer);
-});

@@ -8,17 +8,11 @@ import {
   StoreRecordError,
 } from '@runlight/runtime';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runlightTables } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
 import { toSqlClient } from '../sql-client';
-import {
-  openPglite,
-  openServer,
-  serverLabel,
-  serverUnavailable,
-  type TestDatabase,
-} from './test-databases';
+import type { TestDatabase } from './test-databases';
 
 const clock = () => {
   let tick = Date.parse('2026-12-02T10:00:00.000Z');
@@ -71,7 +65,8 @@ async function script(driver: AgentRuntimeDriver) {
   };
 }
 
-function driverTests(open: () => Promise<TestDatabase>) {
+/** The driver's own tests, on the database `open` yields. */
+export function driverTests(open: () => Promise<TestDatabase>) {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await open();
@@ -231,11 +226,3 @@ function driverTests(open: () => Promise<TestDatabase>) {
     );
   });
 }
-
-describe('createPostgresDriver on PGlite', () => {
-  driverTests(openPglite);
-});
-
-describe.runIf(serverUnavailable === null)(serverLabel, () => {
-  driverTests(openServer);
-});

@@ -1,17 +1,11 @@
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '@runlight/runtime';
 import { assistantMessage, modelRequest } from '@runlight/test-utils';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { createPostgresDriver } from '../postgres-driver';
 import { createPostgresEventBus, type PostgresEventBus } from '../postgres-event-bus';
 import { toSqlClient } from '../sql-client';
-import {
-  openPglite,
-  openServer,
-  serverLabel,
-  serverUnavailable,
-  type TestDatabase,
-} from './test-databases';
+import type { TestDatabase } from './test-databases';
 
 const delta = (runId: string, baseRevision: number, seq: number, text = `t${seq}`) =>
   ({
@@ -26,7 +20,7 @@ const delta = (runId: string, baseRevision: number, seq: number, text = `t${seq}
 const label = (event: RunEvent) =>
   event.type === 'run-delta' ? `d${event.baseRevision}.${event.seq}` : `r${event.revision}`;
 
-function busTests(open: () => Promise<TestDatabase>) {
+export function busTests(open: () => Promise<TestDatabase>) {
   let database: TestDatabase;
   let schema: string;
   let store: AgentRuntimeStore;
@@ -227,10 +221,58 @@ function busTests(open: () => Promise<TestDatabase>) {
   });
 }
 
-describe('createPostgresEventBus on PGlite', () => {
-  busTests(openPglite);
-});
-
-describe.runIf(serverUnavailable === null)(serverLabel, () => {
-  busTests(openServer);
-});
+/** Needs a server: it kills the LISTEN connection of a pool. */
+export function busServerTests(openServer: () => Promise<TestDatabase>) {
+  it('listens again after its connection is killed and reads what it missed from the event log', async () => {
+    const database = await openServer();
+    try {
+      const schema = await database.freshSchema();
+      const store = createAgentRuntimeStore(
+        createPostgresDriver({ client: database.client, schema }),
+      );
+      const errors: unknown[] = [];
+      const open = (onError: (error: unknown) => void) =>
+        createPostgresEventBus({
+          pool: database.client as never,
+          schema,
+          channel: `${schema}_events`,
+          onError,
+        });
+      const a = await open(() => {});
+      const b = await open((error) => errors.push(error));
+      await store.createRun({ runId: 'reconnect' });
+      const acquired = await store.acquireRun('reconnect', { owner: 'a', leaseMs: 60_000 });
+      const seen: string[] = [];
+      b.subscribe('reconnect', (event) => seen.push(label(event)));
+      await store.recordRunOperation(
+        'reconnect',
+        { owner: 'a', fencingToken: 1, expectedRevision: acquired.revision },
+        modelRequest(0),
+      );
+      const [third] = await store.readEvents('reconnect', { afterRevision: 2 });
+      a.publish(third!);
+      await vi.waitFor(() => expect(seen).toEqual(['r3']));
+      // Kill every LISTEN connection on the channel (the server restarting, a proxy timing out).
+      await toSqlClient(database.client).query({
+        text: `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+               WHERE query = $1 AND pid <> pg_backend_pid()`,
+        values: [`LISTEN "${schema}_events"`],
+      });
+      await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+      // Committed and announced while B may still be reconnecting: it arrives either way.
+      const fourth = await store.recordRunOperation(
+        'reconnect',
+        { owner: 'a', fencingToken: 1, expectedRevision: 3 },
+        modelRequest(0, 'completed'),
+      );
+      a.publish((await store.readEvents('reconnect', { afterRevision: fourth.revision - 1 }))[0]!);
+      await vi.waitFor(() => expect(seen).toEqual(['r3', 'r4']), { timeout: 10_000 });
+      a.publish(delta('reconnect', 0, 1));
+      await vi.waitFor(() => expect(seen).toEqual(['r3', 'r4', 'd0.1']), { timeout: 10_000 });
+      await a.close();
+      await b.close();
+    } finally {
+      await database.close();
+    }
+  });
+}

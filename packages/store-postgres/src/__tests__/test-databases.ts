@@ -17,7 +17,9 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-const SERVER = { host: '127.0.0.1', port: 5432, database: 'test' };
+/** `PGPORT` moves it (e.g. to prove the server suites skip visibly when nothing answers). */
+const SERVER = { host: '127.0.0.1', port: Number(process.env.PGPORT ?? 5432), database: 'test' };
+const ADDRESS = `${SERVER.host}:${SERVER.port}/${SERVER.database}`;
 
 function track(name: string, client: PostgresClient, closeClient: () => Promise<void>) {
   const schemas: string[] = [];
@@ -69,12 +71,12 @@ const probe = await findServerUser();
 
 /** Why the server tests do not run, or null when the server answers. */
 export const serverUnavailable: string | null =
-  'reason' in probe ? `127.0.0.1:5432/test did not answer (${probe.reason})` : null;
+  'reason' in probe ? `${ADDRESS} did not answer (${probe.reason})` : null;
 if (serverUnavailable) console.warn(`PostgreSQL server tests not run: ${serverUnavailable}`);
 
 export const serverLabel = serverUnavailable
   ? `PostgreSQL server (not run: ${serverUnavailable})`
-  : 'PostgreSQL server at 127.0.0.1:5432';
+  : `PostgreSQL server at ${ADDRESS}`;
 
 export function serverPoolConfig(): pg.PoolConfig {
   if ('reason' in probe) throw new Error(`no server: ${probe.reason}`);
@@ -84,4 +86,21 @@ export function serverPoolConfig(): pg.PoolConfig {
 export async function openServer(): Promise<TestDatabase> {
   const pool = new pg.Pool(serverPoolConfig());
   return track('server', pool, () => pool.end());
+}
+
+/**
+ * One database for every suite of a test file (PGlite boots in seconds, per worker): each
+ * suite "opens" a view whose `close` does nothing; `close` of the result drops everything.
+ */
+export function sharedDatabase(open: () => Promise<TestDatabase>) {
+  let opened: Promise<TestDatabase> | null = null;
+  return {
+    async open(): Promise<TestDatabase> {
+      opened ??= open();
+      return { ...(await opened), close: async () => {} };
+    },
+    async close(): Promise<void> {
+      if (opened) await (await opened).close();
+    },
+  };
 }

@@ -1,18 +1,12 @@
 import type { RunEvent } from '@runlight/protocol';
 import { scriptedModel } from '@runlight/runtime/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { readEventStream, startInstance } from './instance';
-import {
-  openPglite,
-  openServer,
-  serverLabel,
-  serverUnavailable,
-  type TestDatabase,
-} from './test-databases';
+import type { TestDatabase } from './test-databases';
 
 const LONG_WORD = 'ü'.repeat(6_000); // one 12 kB delta: too large for a NOTIFY payload
 
-function twoInstanceTests(open: () => Promise<TestDatabase>) {
+export function twoInstanceTests(open: () => Promise<TestDatabase>) {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await open();
@@ -69,11 +63,3 @@ function twoInstanceTests(open: () => Promise<TestDatabase>) {
     }
   });
 }
-
-describe('two instances over PGlite', () => {
-  twoInstanceTests(openPglite);
-});
-
-describe.runIf(serverUnavailable === null)(serverLabel, () => {
-  twoInstanceTests(openServer);
-});

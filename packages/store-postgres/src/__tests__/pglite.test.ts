@@ -1,0 +1,16 @@
+import { afterAll, describe } from 'vitest';
+import { conformanceTests } from './driver-conformance.suite';
+import { driverTests } from './postgres-driver.suite';
+import { busTests } from './postgres-event-bus.suite';
+import { openPglite, sharedDatabase } from './test-databases';
+import { twoInstanceTests } from './two-instances.suite';
+
+/** Every suite of the package on one database per test file (see `sharedDatabase`). */
+describe('on PGlite (in-process PostgreSQL)', () => {
+  const database = sharedDatabase(openPglite);
+  afterAll(() => database.close());
+  describe('createPostgresDriver', () => driverTests(database.open));
+  describe('driver conformance', () => conformanceTests('pglite', database.open));
+  describe('createPostgresEventBus', () => busTests(database.open));
+  describe('two instances over one database', () => twoInstanceTests(database.open));
+});

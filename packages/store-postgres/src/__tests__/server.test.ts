@@ -1,0 +1,17 @@
+import { afterAll, describe } from 'vitest';
+import { conformanceTests } from './driver-conformance.suite';
+import { driverTests } from './postgres-driver.suite';
+import { busServerTests, busTests } from './postgres-event-bus.suite';
+import { openServer, serverLabel, serverUnavailable, sharedDatabase } from './test-databases';
+import { twoInstanceTests } from './two-instances.suite';
+
+/** Every suite of the package on one database per test file (see `sharedDatabase`). */
+describe.runIf(serverUnavailable === null)(serverLabel, () => {
+  const database = sharedDatabase(openServer);
+  afterAll(() => database.close());
+  describe('createPostgresDriver', () => driverTests(database.open));
+  describe('driver conformance', () => conformanceTests('server', database.open));
+  describe('createPostgresEventBus', () => busTests(database.open));
+  describe('two instances over one database', () => twoInstanceTests(database.open));
+  describe('createPostgresEventBus on a pool', () => busServerTests(openServer));
+});
