@@ -47,8 +47,10 @@ export function runQueryOptions(client: RunlightClient, runId: string) {
 
 /**
  * Loads a run's snapshot into `queryClient` ahead of rendering (server rendering, route
- * loaders); `dehydrate` / `HydrationBoundary` carry it to the browser, whose store then starts
- * from it and resumes the event stream from its cursor. Never throws (like `prefetchQuery`).
+ * loaders); `dehydrate` / `HydrationBoundary` carry it to the browser, whose hooks render from
+ * it at once and whose store resumes the event stream from its cursor. Never throws (like
+ * `prefetchQuery`). Without a DOM (on a server) the clock offset is dropped: it measures the
+ * server's clock, and a browser must not take it for its own.
  *
  * @example
  * await prefetchRun(queryClient, client, 'run-1');
@@ -59,7 +61,15 @@ export function prefetchRun(
   client: RunlightClient,
   runId: string,
 ): Promise<void> {
-  return queryClient.prefetchQuery(runQueryOptions(client, runId));
+  const options = runQueryOptions(client, runId);
+  if (typeof document !== 'undefined') return queryClient.prefetchQuery(options);
+  return queryClient.prefetchQuery({
+    ...options,
+    queryFn: async ({ signal }) => ({
+      ...(await client.fetchSnapshot(runId, { signal })),
+      clockOffsetMs: null,
+    }),
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Activity, selectActivity } from '@runlight/client';
-import { useRunlight } from './runlight-context';
+import { useRunStore } from './use-run-store';
 import { useStoreSelector } from './use-store-selector';
 
 /**
@@ -28,6 +28,5 @@ export function activityEquals(a: Activity, b: Activity): boolean {
  * if (activity.kind === 'failed') console.log(activity.failure?.code);
  */
 export function useRunActivity(runId: string): Activity {
-  const { client } = useRunlight('useRunActivity');
-  return useStoreSelector(client.run(runId), selectActivity, activityEquals);
+  return useStoreSelector(useRunStore('useRunActivity', runId), selectActivity, activityEquals);
 }

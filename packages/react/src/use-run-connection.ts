@@ -1,5 +1,5 @@
 import type { ConnectionState, RunlightClientError, RunState } from '@runlight/client';
-import { useRunlight } from './runlight-context';
+import { useRunStore } from './use-run-store';
 import { useStoreSelector } from './use-store-selector';
 
 export interface RunConnection {
@@ -23,6 +23,9 @@ const connectionEquals = (a: RunConnection, b: RunConnection) =>
  * const { state, error } = useRunConnection(runId);
  */
 export function useRunConnection(runId: string): RunConnection {
-  const { client } = useRunlight('useRunConnection');
-  return useStoreSelector(client.run(runId), selectConnection, connectionEquals);
+  return useStoreSelector(
+    useRunStore('useRunConnection', runId),
+    selectConnection,
+    connectionEquals,
+  );
 }

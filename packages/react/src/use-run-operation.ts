@@ -1,6 +1,6 @@
 import type { RunState } from '@runlight/client';
 import type { RunOperation } from '@runlight/protocol';
-import { useRunlight } from './runlight-context';
+import { useRunStore } from './use-run-store';
 import { useStoreSelector } from './use-store-selector';
 
 const selectOperation = (state: RunState): RunOperation | null => state.run?.lastOperation ?? null;
@@ -13,6 +13,5 @@ const selectOperation = (state: RunState): RunOperation | null => state.run?.las
  * const operation = useRunOperation(runId); // { kind: 'model-request', phase: 'started', startedAt, … }
  */
 export function useRunOperation(runId: string): RunOperation | null {
-  const { client } = useRunlight('useRunOperation');
-  return useStoreSelector(client.run(runId), selectOperation);
+  return useStoreSelector(useRunStore('useRunOperation', runId), selectOperation);
 }

@@ -6,8 +6,8 @@ import {
   type RunStatusLabelsInput,
   resolveRunStatusLabels,
 } from './run-status-labels';
-import { useRunlight } from './runlight-context';
 import { type RunStatusView, runStatusEquals, selectRunStatus } from './select-run-status';
+import { useRunStore } from './use-run-store';
 import { useStoreSelector } from './use-store-selector';
 
 /** A run's status in words, for the status components and headless ones. */
@@ -40,8 +40,11 @@ export function useRunStatus(
   runId: string,
   options: { labels?: RunStatusLabelsInput } = {},
 ): RunStatusInfo {
-  const { client } = useRunlight('useRunStatus');
-  const view = useStoreSelector(client.run(runId), selectRunStatus, runStatusEquals);
+  const view = useStoreSelector(
+    useRunStore('useRunStatus', runId),
+    selectRunStatus,
+    runStatusEquals,
+  );
   const labels = useMemo(() => resolveRunStatusLabels(options.labels), [options.labels]);
   const failedToLoad = view.activity.kind === 'loading' && view.error !== null;
   const description = failedToLoad

@@ -1,6 +1,6 @@
 import type { RunState } from '@runlight/client';
-import { useRunlight } from './runlight-context';
 import { type RunView, selectRunView } from './select-run-view';
+import { useRunStore } from './use-run-store';
 import { useStoreSelector } from './use-store-selector';
 
 export interface UseRunOptions<T> {
@@ -23,9 +23,8 @@ export interface UseRunOptions<T> {
 export function useRun(runId: string): RunView;
 export function useRun<T>(runId: string, options: UseRunOptions<T>): T;
 export function useRun<T>(runId: string, options?: UseRunOptions<T>): T | RunView {
-  const { client } = useRunlight('useRun');
   return useStoreSelector<T | RunView>(
-    client.run(runId),
+    useRunStore('useRun', runId),
     options?.select ?? selectRunView,
     options?.isEqual as ((a: T | RunView, b: T | RunView) => boolean) | undefined,
   );

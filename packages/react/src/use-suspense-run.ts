@@ -3,6 +3,7 @@ import { runQueryOptions } from './run-query';
 import { useRunlight } from './runlight-context';
 import { type RunView, selectRunView } from './select-run-view';
 import type { UseRunOptions } from './use-run';
+import { useRunStore } from './use-run-store';
 import { useStoreSelector } from './use-store-selector';
 
 /**
@@ -18,16 +19,10 @@ export function useSuspenseRun(runId: string): RunView;
 export function useSuspenseRun<T>(runId: string, options: UseRunOptions<T>): T;
 export function useSuspenseRun<T>(runId: string, options?: UseRunOptions<T>): T | RunView {
   const { client } = useRunlight('useSuspenseRun');
-  const { data } = useSuspenseQuery(runQueryOptions(client, runId));
-  const store = client.run(runId);
-  // Seed the store from the cache before reading it, as `HydrationBoundary` seeds a query
-  // cache during render: idempotent (the merge returns the same state for a snapshot it
-  // holds), so StrictMode's second render and concurrent readers see the same state.
-  if (store.getState().run === null) {
-    store.applySnapshot(data.snapshot, { clockOffsetMs: data.clockOffsetMs });
-  }
+  // Suspends until the snapshot is in the cache; `useRunStore` then seeds the store from it.
+  useSuspenseQuery(runQueryOptions(client, runId));
   return useStoreSelector<T | RunView>(
-    store,
+    useRunStore('useSuspenseRun', runId),
     options?.select ?? selectRunView,
     options?.isEqual as ((a: T | RunView, b: T | RunView) => boolean) | undefined,
   );
