@@ -23,6 +23,11 @@ export interface DemoServerOptions {
   /** The server log (provider error text goes only here). Default `console.error`. */
   log?: (entry: RuntimeLogEntry) => void;
   /**
+   * Serve the React app through Vite (default true). API-only tests turn it off, so they do
+   * not run Vite's dependency optimiser beside a browser test's server.
+   */
+  app?: boolean;
+  /**
    * Watch the app's files and hot-reload the page (default true). Tests turn it off: a file
    * another engineer saves in a workspace package must not reload a page mid-test.
    */
@@ -89,18 +94,21 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   }
 
   const server = createServer();
-  const vite = await createViteServer({
-    configFile: false,
-    root: APP_ROOT,
-    appType: 'spa',
-    plugins: [react()],
-    logLevel: options.viteLogLevel ?? 'info',
-    clearScreen: false,
-    server:
-      options.watch === false
-        ? { middlewareMode: true, hmr: false, watch: null }
-        : { middlewareMode: true, hmr: { server } },
-  });
+  const vite =
+    options.app === false
+      ? null
+      : await createViteServer({
+          configFile: false,
+          root: APP_ROOT,
+          appType: 'spa',
+          plugins: [react()],
+          logLevel: options.viteLogLevel ?? 'info',
+          clearScreen: false,
+          server:
+            options.watch === false
+              ? { middlewareMode: true, hmr: false, watch: null }
+              : { middlewareMode: true, hmr: { server } },
+        });
   server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (incoming.url?.startsWith('/api/')) {
       api(incoming, outgoing).catch((error: unknown) => {
@@ -109,7 +117,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       });
       return;
     }
-    vite.middlewares(incoming, outgoing);
+    if (vite) vite.middlewares(incoming, outgoing);
+    else void writeNodeResponse(outgoing, demoError(404, 'not_found', 'The app is not served'));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -125,7 +134,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     async close() {
       demo.close();
       connections.dropAll();
-      await vite.close();
+      await vite?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -21,7 +21,6 @@ export function RunSummary({ runId, generation }: { runId: string; generation: n
     <section className="card summary">
       <div className="summary-main">
         <div className={`status status-${activity.kind}`} data-testid="run-status">
-          <OperationIndicator runId={runId} />
           <RunStatus runId={runId} />
         </div>
         <dl className="facts">
@@ -64,7 +63,9 @@ export function RunSummary({ runId, generation }: { runId: string; generation: n
       <dl className="facts small">
         <div>
           <dt>Run</dt>
-          <dd data-testid="run-id">{runId}</dd>
+          <dd data-testid="run-id">
+            <OperationIndicator runId={runId} /> {runId}
+          </dd>
         </div>
         <div>
           <dt>Status</dt>

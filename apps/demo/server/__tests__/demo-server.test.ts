@@ -14,8 +14,7 @@ beforeAll(async () => {
   server = await startDemoServer({
     port: 0,
     log: (entry) => logs.push(entry),
-    viteLogLevel: 'silent',
-    watch: false,
+    app: false,
   });
   base = `http://127.0.0.1:${server.port}`;
 });
