@@ -44,7 +44,14 @@ export function OperationIndicator({
   );
 }
 
-/** The default styles, once per document (React 19 hoists and deduplicates by `href`). */
+/**
+ * The default styles, once per document (React 19 hoists and deduplicates by `href`). For
+ * headless components that want the default look of the data attributes.
+ *
+ * @example
+ * <RunStatus runId={runId}>{(activity) => <MyLine kind={activity.kind} />}</RunStatus>
+ * <RunlightStyle />
+ */
 export function RunlightStyle() {
   return (
     <style href="runlight-status" precedence="default">

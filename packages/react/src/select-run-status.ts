@@ -46,7 +46,12 @@ export function selectRunStatus(state: RunState): RunStatusView {
   return { activity, since, until, clockOffsetMs: state.clockOffsetMs, error: state.error };
 }
 
-/** Equal when a status display would show the same thing (text deltas change nothing here). */
+/**
+ * Equal when a status display would show the same thing (text deltas change nothing here).
+ *
+ * @example
+ * useRun(runId, { select: selectRunStatus, isEqual: runStatusEquals });
+ */
 export function runStatusEquals(a: RunStatusView, b: RunStatusView): boolean {
   return (
     activityEquals(a.activity, b.activity) &&
