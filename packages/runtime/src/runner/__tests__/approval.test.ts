@@ -36,13 +36,13 @@ const toolPart = (message: UIMessage | undefined) =>
     | { state: string; approval?: { id: string; approved?: boolean } }
     | undefined;
 
-/** The chunk type of each delta that is immediately followed by a checkpoint. */
+/** The chunk type of each delta that is followed by a checkpoint before any other delta. */
 const checkpointedAfter = (events: ReturnType<typeof harness>['events']) =>
-  events.flatMap((event, index) =>
-    event.type === 'run-delta' && events[index + 1]?.type === 'assistant-checkpoint'
-      ? [event.chunk.type]
-      : [],
-  );
+  events.flatMap((event, index) => {
+    if (event.type !== 'run-delta') return [];
+    const next = events.slice(index + 1).find((later) => later.type !== 'run-operation');
+    return next?.type === 'assistant-checkpoint' ? [event.chunk.type] : [];
+  });
 
 describe('tool approvals', () => {
   it('pauses with the request checkpointed; approved → tool result checkpointed → next step', async () => {
@@ -158,5 +158,20 @@ describe('tool approvals', () => {
     });
     expect((await first).status).toBe('running');
     expect((await resumed.done).status).toBe('completed');
+  });
+
+  it('automatic approvals run in one execution, checkpointing the request and the response', async () => {
+    const { h, keys, options } = setup();
+    const run = await h.runtime.startRun({ ...options, toolApproval: { pay: 'approved' } }).done;
+    expect(run.status).toBe('completed');
+    expect(keys).toEqual([`${h.runId}:call-0-0`]);
+    expect(checkpointedAfter(h.events)).toEqual([
+      'tool-input-available',
+      'tool-approval-request',
+      'tool-approval-response',
+      'tool-output-available',
+      'finish-step',
+      'finish-step',
+    ]);
   });
 });
