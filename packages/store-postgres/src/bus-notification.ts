@@ -23,6 +23,13 @@ interface Envelope {
   messages: BusMessage[];
 }
 
+const headOf = (instanceId: string) => `{"instanceId":${JSON.stringify(instanceId)},"messages":[`;
+
+/** The UTF-8 size of a notification carrying `message` alone. */
+export function loneNotificationBytes(instanceId: string, message: BusMessage): number {
+  return Buffer.byteLength(headOf(instanceId)) + Buffer.byteLength(JSON.stringify(message)) + 2;
+}
+
 /**
  * Packs `messages`, in order, into as few NOTIFY payloads of at most `maxBytes` (UTF-8) as
  * possible. The caller has moved every message too large for a payload into a row.
@@ -32,7 +39,7 @@ export function encodeNotifications(
   messages: readonly BusMessage[],
   maxBytes: number,
 ): string[] {
-  const head = `{"instanceId":${JSON.stringify(instanceId)},"messages":[`;
+  const head = headOf(instanceId);
   const overhead = Buffer.byteLength(head) + 2;
   const payloads: string[] = [];
   let parts: string[] = [];
@@ -40,14 +47,15 @@ export function encodeNotifications(
   for (const message of messages) {
     if (message.kind === 'skip') continue;
     const json = JSON.stringify(message);
-    const bytes = Buffer.byteLength(json) + 1;
+    const bytes = Buffer.byteLength(json) + (parts.length > 0 ? 1 : 0); // the comma
     if (parts.length > 0 && size + bytes > maxBytes) {
       payloads.push(`${head}${parts.join(',')}]}`);
       parts = [];
-      size = overhead;
+      size = overhead + bytes - 1;
+    } else {
+      size += bytes;
     }
     parts.push(json);
-    size += bytes;
   }
   if (parts.length > 0) payloads.push(`${head}${parts.join(',')}]}`);
   return payloads;

@@ -13,6 +13,7 @@ import {
   type DurablePointer,
   decodeNotification,
   encodeNotifications,
+  loneNotificationBytes,
 } from './bus-notification';
 import { checkIdentifier, type PostgresSchemaOptions, runlightTables } from './migrate';
 import { type SqlClient, toSqlClient } from './sql-client';
@@ -231,9 +232,8 @@ class PostgresEventBusImpl implements PostgresEventBus {
   /** A delta too large for a payload goes to a row; its id travels instead. */
   async #fitted(message: BusMessage): Promise<BusMessage> {
     if (message.kind !== 'delta') return message;
+    if (loneNotificationBytes(this.instanceId, message) <= this.#maxPayloadBytes) return message;
     const json = JSON.stringify(message.event);
-    // 64 bytes: the envelope around one message.
-    if (Buffer.byteLength(json) + 64 <= this.#maxPayloadBytes) return message;
     try {
       const [row] = await this.#sql.query<{ id: string }>({
         text: `INSERT INTO ${this.#tables.liveDeltas} (run_id, delta) VALUES ($1, $2::json) RETURNING id::text`,

@@ -2,6 +2,8 @@ import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '@runlight/runtime';
 import { assistantMessage, modelRequest } from '@runlight/test-utils';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { loneNotificationBytes } from '../bus-notification';
+import { runlightTables } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
 import { createPostgresEventBus, type PostgresEventBus } from '../postgres-event-bus';
 import { toSqlClient } from '../sql-client';
@@ -151,6 +153,34 @@ export function busTests(open: () => Promise<TestDatabase>) {
     await vi.waitFor(() => expect(onB.seen).toEqual(['d0.1', 'd0.2', 'd0.3']));
     expect(onB.events[1]).toEqual(big);
     expect(b.liveDeltas(run.runId)[1]).toEqual(big);
+  });
+
+  it('sends a delta filling the payload limit inline, and one byte more through a row', async () => {
+    const [a, b] = [await openBus(), await openBus()];
+    const run = await startRun();
+    const onB = follow(b, run.runId);
+    const sized = (seq: number, bytes: number) => {
+      const empty = loneNotificationBytes(a.instanceId, {
+        kind: 'delta',
+        event: delta(run.runId, 0, seq, ''),
+      });
+      return delta(run.runId, 0, seq, 'a'.repeat(bytes - empty));
+    };
+    const rows = async () =>
+      (
+        await toSqlClient(database.client).query<{ count: number }>({
+          text: `SELECT count(*)::integer AS count FROM ${runlightTables({ schema }).liveDeltas} WHERE run_id = $1`,
+          values: [run.runId],
+        })
+      )[0]!.count;
+    a.publish(sized(1, 7_900)); // the default limit; PostgreSQL refuses 8000 bytes and more
+    await a.flushed();
+    expect(await rows()).toBe(0);
+    a.publish(sized(2, 7_901));
+    await a.flushed();
+    expect(await rows()).toBe(1);
+    await vi.waitFor(() => expect(onB.seen).toEqual(['d0.1', 'd0.2']));
+    expect(onB.events).toEqual([sized(1, 7_900), sized(2, 7_901)]);
   });
 
   it('delivers a burst of deltas in seq order however they are batched', async () => {
