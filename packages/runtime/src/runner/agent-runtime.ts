@@ -244,7 +244,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           await cancelIdle(runId);
           return await store.getRun(runId);
         }
-        if (pausedHere) paused.set(runId, execution);
+        // The caller's abort signal belonged to this execution, not to a later resume.
+        if (pausedHere) paused.set(runId, { ...execution, abortSignal: undefined });
         else paused.delete(runId);
         return result;
       } finally {
