@@ -32,6 +32,13 @@ export function checkIdentifier(kind: string, name: string): string {
   return name;
 }
 
+/**
+ * The quoted, schema-qualified names of the Runlight tables, for operators' own queries.
+ *
+ * @example
+ * const { runs } = runlightTables({ schema: 'runlight' });
+ * await pool.query(`SELECT id, status, updated_at FROM ${runs} WHERE status = 'running'`);
+ */
 export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTables {
   const schema = checkIdentifier('schema', options.schema ?? DEFAULT_SCHEMA);
   const table = (name: string) => `${quoteIdentifier(schema)}.${quoteIdentifier(name)}`;
