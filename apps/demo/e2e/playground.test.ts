@@ -174,4 +174,12 @@ describe('the playground in a real browser', () => {
       .filter({ hasText: 'ownership_lost' })
       .waitFor({ timeout: 10_000 });
   });
+
+  it('a run id the server does not know shows a clear message instead of loading forever', async () => {
+    await playground.page.goto(`${server.url}/?run=no-such-run`);
+    await playground.page.getByTestId('connection-error').waitFor();
+    expect(await playground.page.getByTestId('connection-error').textContent()).toMatch(
+      /does not exist/,
+    );
+  });
 });

@@ -1,4 +1,3 @@
-import { scriptedModel } from '@runlight/runtime/testing';
 import { MockLanguageModelV4 } from 'ai/test';
 
 /**
@@ -36,5 +35,3 @@ export function decidingModel(branches: {
     },
   });
 }
-
-export { scriptedModel };

@@ -1,8 +1,9 @@
 import type { AgentRuntime, StartRunOptions } from '@runlight/runtime';
+import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
 import type { DemoSettings, ScenarioId } from '../src/scenario-catalog';
-import { decidingModel, PROVIDER_SECRET, scriptedModel } from './demo-models';
+import { decidingModel, PROVIDER_SECRET } from './demo-models';
 
 /** What a scenario may use to run (and to break) a run. */
 export interface ScenarioWorld {
@@ -103,7 +104,7 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
       runId,
       model: scriptedModel([
         {
-          firstTokenMs: 6000,
+          firstTokenMs: 8000,
           tokenMs,
           reasoning: 'The visitor wants to see a slow provider. Waiting shows the elapsed time.',
           text: LONG_ANSWER,

@@ -60,6 +60,13 @@ export function RunSummary({ runId, generation }: { runId: string; generation: n
           </div>
         </dl>
       </div>
+      {connection.error && (
+        <p className="error" data-testid="connection-error">
+          {connection.error.kind === 'run-not-found'
+            ? 'This run does not exist: the playground keeps runs in memory, so a restarted server starts empty. Pick a scenario.'
+            : connection.error.message}
+        </p>
+      )}
       <dl className="facts small">
         <div>
           <dt>Run</dt>
