@@ -1,0 +1,105 @@
+import { cleanup, render } from '@testing-library/react';
+import fc from 'fast-check';
+import { Fragment, StrictMode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OperationIndicator } from '../operation-indicator';
+import { RunStatus } from '../run-status';
+import { useRun } from '../use-run';
+import { at, modelRequest, RUN_ID, snapshot } from './fixtures';
+import { advance, harness, settle, useFakeClock } from './harness';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+function Transcript() {
+  return <p>{useRun(RUN_ID).message?.id}</p>;
+}
+
+const SLOTS = [RunStatus, OperationIndicator, Transcript] as const;
+
+type Command = { type: 'toggle'; slot: number; remount: boolean } | { type: 'wait'; ms: number };
+
+const command: fc.Arbitrary<Command> = fc.oneof(
+  fc.record({
+    type: fc.constant('toggle' as const),
+    slot: fc.integer({ min: 0, max: SLOTS.length - 1 }),
+    remount: fc.boolean(),
+  }),
+  fc.record({ type: fc.constant('wait' as const), ms: fc.constantFrom(0, 1, 50, 1000) }),
+);
+
+function Page({ mounted, keys }: { mounted: boolean[]; keys: number[] }) {
+  return (
+    <>
+      {SLOTS.map((Slot, index) =>
+        mounted[index] ? (
+          <Fragment key={`${index}-${keys[index]}`}>
+            <Slot runId={RUN_ID} />
+          </Fragment>
+        ) : null,
+      )}
+    </>
+  );
+}
+
+describe('connection ref-counting (property)', () => {
+  it('any schedule of mounts, remounts and unmounts: one stream while mounted, never reopened, none after', async () => {
+    const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+    console.log(`fast-check seed ${seed} (rerun with FC_SEED=${seed})`);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.array(command, { minLength: 1, maxLength: 12 }),
+        async (strict, commands) => {
+          useFakeClock(at(10));
+          const { wrapper, server } = harness({
+            json: snapshot(5, { lastOperation: modelRequest('started') }),
+          });
+          const Wrap = strict ? StrictMode : Fragment;
+          const mounted = SLOTS.map(() => false);
+          const keys = SLOTS.map(() => 0);
+          const view = render(
+            <Wrap>
+              <Page mounted={[...mounted]} keys={[...keys]} />
+            </Wrap>,
+            { wrapper },
+          );
+          try {
+            for (const step of commands) {
+              const wasMounted = mounted.some(Boolean);
+              const eventsBefore = server.requests.events;
+              if (step.type === 'toggle') {
+                if (step.remount && mounted[step.slot]) keys[step.slot]!++;
+                else mounted[step.slot] = !mounted[step.slot];
+                view.rerender(
+                  <Wrap>
+                    <Page mounted={[...mounted]} keys={[...keys]} />
+                  </Wrap>,
+                );
+                await settle(2);
+              } else {
+                await advance(step.ms);
+              }
+              expect(server.openStreams()).toBeLessThanOrEqual(1);
+              const anyMounted = mounted.some(Boolean);
+              if (anyMounted) expect(server.openStreams()).toBe(1);
+              // Mounted throughout (StrictMode's double effects, remounts): never a new request.
+              if (wasMounted && anyMounted) expect(server.requests.events).toBe(eventsBefore);
+              else if (step.type === 'wait') expect(server.openStreams()).toBe(0);
+            }
+            view.unmount();
+            await advance(1);
+            expect(server.openStreams()).toBe(0);
+            expect(server.requests.snapshot).toBeLessThanOrEqual(1);
+          } finally {
+            cleanup();
+            vi.useRealTimers();
+          }
+        },
+      ),
+      { seed, numRuns: 40 },
+    );
+  });
+});
