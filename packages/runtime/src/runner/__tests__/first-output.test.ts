@@ -100,25 +100,27 @@ describe('isFirstOutput (the rule, per part type)', () => {
 describe('first output as recorded by the runtime, per part type', () => {
   const noop = tool({ inputSchema: z.object({}), execute: async () => ({}) });
 
-  it.each(table)(
+  // Rows run concurrently: each waits for the provider, not the CPU.
+  it.concurrent.for(table)(
     '%s alone, then a long wait → phase first-output: %s',
-    async (_name, parts, expected) => {
+    async ([, parts, expected], { expect }) => {
       const h = harness();
-      // The parts arrive at once; the text only after a wait long enough to look at the run.
-      const model = scriptedModel([{ preamble: parts, firstTokenMs: 150, text: 'later' }]);
+      // The parts arrive at once; the text only after a wait far longer than the window.
+      const model = scriptedModel([{ preamble: parts, firstTokenMs: 600, text: 'later' }]);
+      const started = nextEvent(h.runtime, h.runId, isPhase('started'));
+      const firstOutput = nextEvent(h.runtime, h.runId, isPhase('first-output')).then(() => true);
       const handle = h.runtime.startRun({
         runId: h.runId,
         model,
         messages: user('Hi'),
         tools: { noop },
       });
-      await nextEvent(h.runtime, h.runId, isPhase('started'));
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      const during = (await h.store.getRun(h.runId)).lastOperation?.phase;
-      handle.done.catch(() => {});
+      await started;
+      const window = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 200));
+      const during = await Promise.race([firstOutput, window]);
       h.runtime.cancelRun(h.runId);
       await handle.done;
-      expect(during).toBe(expected ? 'first-output' : 'started');
+      expect(during).toBe(expected);
     },
   );
 });
