@@ -8,7 +8,7 @@ const SECRET = 'sk-live-SECRET-4242 prompt: my diagnosis';
 describe('the provider wait', () => {
   it('a snapshot taken mid-wait shows started with the original startedAt; the end carries it', async () => {
     const h = harness();
-    const model = scriptedModel([{ firstTokenMs: 150, text: 'Finally here' }]);
+    const model = scriptedModel([{ firstTokenMs: 500, text: 'Finally here' }]);
     const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
     const started = await nextEvent(h.runtime, h.runId, isPhase('started'));
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -133,11 +133,11 @@ describe('provider failures', () => {
 
 describe('the lease during a long provider wait', () => {
   it('is renewed while the provider is silent, so another owner cannot take the run', async () => {
-    const h = harness({ leaseMs: 90 });
-    const model = scriptedModel([{ firstTokenMs: 400, text: 'slow but mine' }]);
+    const h = harness({ leaseMs: 200 });
+    const model = scriptedModel([{ firstTokenMs: 900, text: 'slow but mine' }]);
     const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
     await nextEvent(h.runtime, h.runId, isPhase('started'));
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     // Far past one lease after the last lifecycle write: only the heartbeat keeps it held.
     await expect(
       h.store.acquireRun(h.runId, { owner: 'worker-b', leaseMs: 1_000 }),
