@@ -81,7 +81,7 @@ export function demoApi(options: DemoApiOptions): WebHandler {
       return demoJson({ runId: await demo.startScenario(body.scenario) }, 201);
     }
 
-    const runId = RunIdSchema.safeParse(decodeURIComponent(segments[1] ?? ''));
+    const runId = RunIdSchema.safeParse(safeDecode(segments[1] ?? ''));
     if (!runId.success) return demoError(400, 'bad_request', 'Run id is invalid');
     const id = runId.data;
     const action = segments[2];
@@ -172,6 +172,15 @@ async function answerApproval(
     await delay(100);
   }
   return demoError(409, 'not_awaiting_approval', `Run ${runId} could not be resumed`);
+}
+
+/** A path segment decoded, or `''` (an invalid id) when it is not valid percent-encoding. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '';
+  }
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -78,7 +78,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const request = createNodeRequest(incoming, connection.signal);
     const pathname = new URL(request.url).pathname;
     const stream = EVENTS_PATH.exec(pathname);
-    const release = stream ? connections.add(decodeURI(stream[1] ?? ''), connection) : () => {};
+    // Run ids are URL-safe (`RunIdSchema`), so the raw segment is the id the page drops by.
+    const release = stream ? connections.add(stream[1] ?? '', connection) : () => {};
     outgoing.once('close', release);
     let response: Response | null;
     try {

@@ -68,6 +68,7 @@ describe('the demo API', () => {
       ['/api/demo/runs/some-run/approvals', '{"approvalId":"a"}'],
       ['/api/demo/runs/some-run/cancel', '{"now":true}'],
       ['/api/demo/runs/bad%20id/drop', '{}'],
+      ['/api/demo/runs/%E0%A4%A/cancel', '{}'],
     ];
     for (const [path, body] of cases) {
       const response = await post(path, body);
