@@ -9,7 +9,7 @@ import {
 } from '@runlight/runtime';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runlightTables } from '../migrate';
+import { migrate, runlightTables } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
 import { toSqlClient } from '../sql-client';
 import type { TestDatabase } from './test-databases';
@@ -88,6 +88,15 @@ export function driverTests(open: () => Promise<TestDatabase>) {
     expect(observed.snapshot.assistant?.message.parts).toEqual([
       { type: 'text', text: 'Hello \u0000 wörld' },
     ]);
+  });
+
+  it('migrates idempotently, also from several instances at once', async () => {
+    const schema = await database.freshSchema(); // migrated once already
+    await Promise.all([1, 2, 3].map(() => migrate(database.client, { schema })));
+    const driver = createPostgresDriver({ client: database.client, schema });
+    const store = createAgentRuntimeStore(driver);
+    await store.createRun({ runId: 'after-migrations' });
+    expect(await store.readEvents('after-migrations')).toHaveLength(1);
   });
 
   it('answers null for a run it does not hold, and no events', async () => {
