@@ -17,7 +17,11 @@ function Transcript() {
   return <p>{useRun(RUN_ID).message?.id}</p>;
 }
 
-const SLOTS = [RunStatus, OperationIndicator, Transcript] as const;
+const SLOTS = [
+  { name: 'status', Slot: RunStatus },
+  { name: 'indicator', Slot: OperationIndicator },
+  { name: 'transcript', Slot: Transcript },
+] as const;
 
 type Command = { type: 'toggle'; slot: number; remount: boolean } | { type: 'wait'; ms: number };
 
@@ -30,12 +34,18 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ type: fc.constant('wait' as const), ms: fc.constantFrom(0, 1, 50, 1000) }),
 );
 
-function Page({ mounted, keys }: { mounted: boolean[]; keys: number[] }) {
+function Page({
+  mounted,
+  keys,
+}: {
+  mounted: Record<string, boolean>;
+  keys: Record<string, number>;
+}) {
   return (
     <>
-      {SLOTS.map((Slot, index) =>
-        mounted[index] ? (
-          <Fragment key={`${index}-${keys[index]}`}>
+      {SLOTS.map(({ name, Slot }) =>
+        mounted[name] ? (
+          <Fragment key={`${name}-${keys[name]}`}>
             <Slot runId={RUN_ID} />
           </Fragment>
         ) : null,
@@ -58,24 +68,25 @@ describe('connection ref-counting (property)', () => {
             json: snapshot(5, { lastOperation: modelRequest('started') }),
           });
           const Wrap = strict ? StrictMode : Fragment;
-          const mounted = SLOTS.map(() => false);
-          const keys = SLOTS.map(() => 0);
+          const mounted: Record<string, boolean> = {};
+          const keys: Record<string, number> = {};
           const view = render(
             <Wrap>
-              <Page mounted={[...mounted]} keys={[...keys]} />
+              <Page mounted={{ ...mounted }} keys={{ ...keys }} />
             </Wrap>,
             { wrapper },
           );
           try {
             for (const step of commands) {
-              const wasMounted = mounted.some(Boolean);
+              const wasMounted = Object.values(mounted).some(Boolean);
               const eventsBefore = server.requests.events;
               if (step.type === 'toggle') {
-                if (step.remount && mounted[step.slot]) keys[step.slot]!++;
-                else mounted[step.slot] = !mounted[step.slot];
+                const { name } = SLOTS[step.slot]!;
+                if (step.remount && mounted[name]) keys[name] = (keys[name] ?? 0) + 1;
+                else mounted[name] = !mounted[name];
                 view.rerender(
                   <Wrap>
-                    <Page mounted={[...mounted]} keys={[...keys]} />
+                    <Page mounted={{ ...mounted }} keys={{ ...keys }} />
                   </Wrap>,
                 );
                 await settle(2);
@@ -83,7 +94,7 @@ describe('connection ref-counting (property)', () => {
                 await advance(step.ms);
               }
               expect(server.openStreams()).toBeLessThanOrEqual(1);
-              const anyMounted = mounted.some(Boolean);
+              const anyMounted = Object.values(mounted).some(Boolean);
               if (anyMounted) expect(server.openStreams()).toBe(1);
               // Mounted throughout (StrictMode's double effects, remounts): never a new request.
               if (wasMounted && anyMounted) expect(server.requests.events).toBe(eventsBefore);
