@@ -131,8 +131,8 @@ describe('the playground in a real browser', () => {
     expect(logs.some((entry) => String(entry.error).includes(PROVIDER_SECRET))).toBe(true);
   });
 
-  it('a fresh client reloads the run from its snapshot: same activity, same original times', async () => {
-    await playground.start('cancel-during-wait');
+  it('a fresh client reloads the run from its snapshot: same activity, same original times; Cancel ends the wait', async () => {
+    await playground.start('slow-first-token');
     await playground.waitForActivity('waiting-for-model');
     const [before] = await playground.timeline();
     const since = await playground.page.getByTestId('since').textContent();
@@ -141,7 +141,8 @@ describe('the playground in a real browser', () => {
     await playground.waitForActivity('waiting-for-model');
     expect(await playground.page.getByTestId('since').textContent()).toBe(since);
     expect((await playground.timeline())[0]).toEqual(before);
-    // The scenario cancels the run while it still waits for its first token.
+    // Cancelled with the page's button while the run still waits for its first token.
+    await playground.page.getByTestId('cancel-run').click();
     await playground.waitForActivity('cancelled');
     expect((await playground.timeline()).at(-1)?.phase).toBe('cancelled');
   });
