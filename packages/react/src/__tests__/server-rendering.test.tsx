@@ -22,8 +22,8 @@ afterEach(() => {
 function Page() {
   return (
     <>
-      <RunStatus runId={RUN_ID} unstyled />
-      <OperationIndicator runId={RUN_ID} unstyled />
+      <RunStatus runId={RUN_ID} />
+      <OperationIndicator runId={RUN_ID} />
     </>
   );
 }
