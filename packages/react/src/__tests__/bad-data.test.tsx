@@ -78,13 +78,14 @@ describe('bad data from the server', () => {
     },
   );
 
-  it('a refused snapshot request (404) shows the error state, and keeps showing it', async () => {
+  it('a refused snapshot request (404) shows the error state and is not asked again', async () => {
     useFakeClock(at(10));
-    const { wrapper } = harness({ status: 404 });
+    const { wrapper, server } = harness({ status: 404 });
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
     expect(screen.getByRole('status').getAttribute('data-error')).toBe('run-not-found');
     await advance(60_000); // long past every retry delay of the query and the store
+    expect(server.requests).toEqual({ snapshot: 1, events: 0 });
     expect(screen.getByRole('status').textContent).toBe('The run status could not be loaded');
   });
 
