@@ -8,14 +8,9 @@ import {
 } from '@runlight/protocol';
 import { type RunEventBus, RunEventHub, type RunEventListener } from '@runlight/runtime';
 import type { Pool } from 'pg';
-import {
-  type BusMessage,
-  type DurablePointer,
-  decodeNotification,
-  encodeNotifications,
-  loneNotificationBytes,
-} from './bus-notification';
+import { type DurablePointer, decodeNotification } from './bus-notification';
 import { checkIdentifier, type PostgresSchemaOptions, runlightTables } from './migrate';
+import { NotificationOutbox } from './notification-outbox';
 import { type SqlClient, toSqlClient } from './sql-client';
 
 export interface PostgresEventBusOptions extends PostgresSchemaOptions {
@@ -53,8 +48,6 @@ interface RunOrder {
   /** Work that must finish before the next event of the run is delivered. */
   tail: Promise<void> | null;
 }
-
-const SWEEP_EVERY_MS = 60_000;
 
 type Produced = RunEvent | readonly RunEvent[] | Promise<readonly RunEvent[]>;
 
@@ -100,25 +93,29 @@ class PostgresEventBusImpl implements PostgresEventBus {
   readonly #sql: SqlClient;
   readonly #channel: string;
   readonly #tables: ReturnType<typeof runlightTables>;
-  readonly #maxPayloadBytes: number;
   readonly #onError: (error: unknown) => void;
   readonly #hub: RunEventHub;
   readonly #orders = new Map<string, RunOrder>();
-  #outbox: BusMessage[] = [];
-  #flushing: Promise<void> | null = null;
+  readonly #outbox: NotificationOutbox;
   #stopListening: (() => Promise<void>) | null = null;
   #reconnecting: Promise<void> | null = null;
   #closed = false;
-  #lastSweep = 0;
 
   constructor(sql: SqlClient, options: PostgresEventBusOptions) {
     this.#sql = sql;
     this.instanceId = options.instanceId ?? randomUUID();
     this.#channel = checkIdentifier('channel', options.channel ?? 'runlight_events');
     this.#tables = runlightTables(options);
-    this.#maxPayloadBytes = options.maxPayloadBytes ?? 7_900;
     this.#onError = options.onError ?? (() => {});
     this.#hub = new RunEventHub({ onListenerError: this.#onError });
+    this.#outbox = new NotificationOutbox({
+      sql,
+      channel: this.#channel,
+      liveDeltas: this.#tables.liveDeltas,
+      instanceId: this.instanceId,
+      maxPayloadBytes: options.maxPayloadBytes ?? 7_900,
+      onError: this.#onError,
+    });
   }
 
   async start(): Promise<void> {
@@ -164,7 +161,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
   publish(event: RunEvent): void {
     if (this.#closed) return;
     this.#accept(event.runId, () => event);
-    this.#outbox.push(
+    this.#outbox.send(
       event.type === 'run-delta'
         ? { kind: 'delta', event }
         : {
@@ -175,7 +172,6 @@ class PostgresEventBusImpl implements PostgresEventBus {
             change: event.type === 'run-status' ? event.change : undefined,
           },
     );
-    this.#flushing ??= this.#flush();
   }
 
   subscribe(runId: string, listener: RunEventListener): () => void {
@@ -199,8 +195,8 @@ class PostgresEventBusImpl implements PostgresEventBus {
     return this.#hub.listenerCount(runId);
   }
 
-  async flushed(): Promise<void> {
-    while (this.#flushing) await this.#flushing;
+  flushed(): Promise<void> {
+    return this.#outbox.flushed();
   }
 
   async close(): Promise<void> {
@@ -211,65 +207,6 @@ class PostgresEventBusImpl implements PostgresEventBus {
     await Promise.all([...this.#orders.values()].map((order) => order.tail));
     await this.#stopListening?.();
     this.#stopListening = null;
-  }
-
-  /** Sends the outbox in order, as few notifications as the payload limit allows. */
-  async #flush(): Promise<void> {
-    try {
-      while (this.#outbox.length > 0) {
-        const batch = this.#outbox;
-        this.#outbox = [];
-        const messages: BusMessage[] = [];
-        for (const message of batch) messages.push(await this.#fitted(message));
-        for (const payload of encodeNotifications(this.instanceId, messages, this.#maxPayloadBytes))
-          await this.#notify(payload);
-      }
-    } finally {
-      this.#flushing = null;
-    }
-  }
-
-  /** A delta too large for a payload goes to a row; its id travels instead. */
-  async #fitted(message: BusMessage): Promise<BusMessage> {
-    if (message.kind !== 'delta') return message;
-    if (loneNotificationBytes(this.instanceId, message) <= this.#maxPayloadBytes) return message;
-    const json = JSON.stringify(message.event);
-    try {
-      const [row] = await this.#sql.query<{ id: string }>({
-        text: `INSERT INTO ${this.#tables.liveDeltas} (run_id, delta) VALUES ($1, $2::json) RETURNING id::text`,
-        values: [message.event.runId, json],
-      });
-      void this.#sweep();
-      return { kind: 'delta-row', runId: message.event.runId, id: row!.id };
-    } catch (error) {
-      this.#onError(error);
-      // Receivers see a `seq` hole, which the SSE stream turns into a snapshot reload.
-      return { kind: 'skip' };
-    }
-  }
-
-  async #notify(payload: string): Promise<void> {
-    try {
-      await this.#sql.query({
-        text: 'SELECT pg_notify($1, $2)',
-        values: [this.#channel, payload],
-      });
-    } catch (error) {
-      this.#onError(error);
-    }
-  }
-
-  /** Rows of large deltas are read within moments; drop the ones older than five minutes. */
-  async #sweep(): Promise<void> {
-    if (Date.now() - this.#lastSweep < SWEEP_EVERY_MS) return;
-    this.#lastSweep = Date.now();
-    try {
-      await this.#sql.query({
-        text: `DELETE FROM ${this.#tables.liveDeltas} WHERE created_at < now() - interval '5 minutes'`,
-      });
-    } catch (error) {
-      this.#onError(error);
-    }
   }
 
   #receive(payload: string): void {
