@@ -243,6 +243,15 @@ export class RunStore {
         { cause },
       );
     }
+    if (
+      response.status === 400 &&
+      !withoutLiveCursor &&
+      (await errorCodeOf(response)) === 'bad_cursor'
+    ) {
+      // The server refuses the cursor built from our state (e.g. a server of another version):
+      // treat it as a reset — reload the snapshot, then resume from its revision alone.
+      return 'reset';
+    }
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
       const kind = response.status === 404 ? 'run-not-found' : 'http';
@@ -393,6 +402,16 @@ export class RunStore {
       this.#notifyScheduled = false;
       for (const listener of [...this.#listeners]) listener();
     });
+  }
+}
+
+/** The `error.code` of a JSON error body, or `undefined`. */
+async function errorCodeOf(response: Response): Promise<unknown> {
+  try {
+    const body = (await response.clone().json()) as { error?: { code?: unknown } };
+    return body?.error?.code;
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,6 +5,10 @@ import type { RunState } from '../run-state';
 import { FakeServer, sse } from './fake-server';
 import { at, checkpoint, modelRequest, operationEvent, snapshot, textDelta } from './fixtures';
 
+/** Generous on a loaded machine: waits are for events, not for speed. */
+const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
+  vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
+
 /**
  * SPEC.md rule 4, one test per kind of bad input: the error is typed and says what and where,
  * the last good state stays (same durable objects), and the connection goes on — the next
@@ -25,7 +29,7 @@ async function liveStore() {
     const { error } = store.getState();
     if (error !== null && errors.at(-1) !== error) errors.push(error);
   });
-  await vi.waitFor(() => expect(store.getState().connection).toBe('live'));
+  await waitFor(() => expect(store.getState().connection).toBe('live'));
   return { server, store, unsubscribe, errors, good: store.getState() };
 }
 
@@ -39,12 +43,12 @@ function expectKept(state: RunState, good: RunState) {
 async function badMessage(text: string) {
   const { server, store, unsubscribe, good } = await liveStore();
   server.last.send(text);
-  await vi.waitFor(() => expect(store.getState().error).not.toBeNull());
+  await waitFor(() => expect(store.getState().error).not.toBeNull());
   const error = store.getState().error!;
   expect(RunlightClientError.isInstance(error)).toBe(true);
   expectKept(store.getState(), good);
   server.last.send(sse(operationEvent(6, modelRequest('first-output'))));
-  await vi.waitFor(() => expect(store.getState().revision).toBe(6));
+  await waitFor(() => expect(store.getState().revision).toBe(6));
   unsubscribe();
   return error;
 }
@@ -54,13 +58,13 @@ async function badResponse(response: Response) {
   const { server, store, unsubscribe, errors, good } = await liveStore();
   server.eventAnswers.push({ kind: 'response', response });
   server.last.fail();
-  await vi.waitFor(() => expect(server.connections).toHaveLength(2));
+  await waitFor(() => expect(server.connections).toHaveLength(2));
   // The drop itself is a network error; the bad answer to the first reconnect comes next.
   expect(errors.map((error) => error.kind)[0]).toBe('network');
   const error = errors[1]!;
   expect(RunlightClientError.isInstance(error)).toBe(true);
   expectKept(store.getState(), good);
-  await vi.waitFor(() => expect(store.getState().connection).toBe('live'));
+  await waitFor(() => expect(store.getState().connection).toBe('live'));
   expect(store.getState().error).toBeNull();
   unsubscribe();
   return error;
@@ -91,9 +95,9 @@ describe('bad input', () => {
   it('a revision going backwards on one connection → revision-backwards', async () => {
     const { server, store, unsubscribe, good } = await liveStore();
     server.last.send(sse(operationEvent(7, modelRequest('completed'))));
-    await vi.waitFor(() => expect(store.getState().phase).toBe('gap'));
+    await waitFor(() => expect(store.getState().phase).toBe('gap'));
     server.last.send(sse(operationEvent(6, modelRequest('first-output'))));
-    await vi.waitFor(() => expect(store.getState().error?.kind).toBe('revision-backwards'));
+    await waitFor(() => expect(store.getState().error?.kind).toBe('revision-backwards'));
     expect(store.getState().error?.field).toBe('revision');
     expect(store.getState().run).toBe(good.run);
     unsubscribe();

@@ -18,6 +18,10 @@ import type { RunState } from '../run-state';
 import { selectActivity } from '../select-activity';
 import { selectMessage } from '../select-message';
 
+/** Generous on a loaded machine: waits are for events, not for speed. */
+const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
+  vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
+
 /**
  * End to end over real loopback HTTP: the real runtime with a scripted model, the real SSE
  * handlers on `node:http`, and the client on the global `fetch`.
@@ -132,7 +136,7 @@ describe('end to end over loopback HTTP', () => {
       tools: { pay },
       toolApproval: { pay: 'user-approval' },
     });
-    await vi.waitFor(() => store.getRun(runId), { timeout: 5_000, interval: 5 });
+    await waitFor(() => store.getRun(runId), { timeout: 5_000, interval: 5 });
 
     const client = createRunlightClient({
       baseUrl,
@@ -145,7 +149,7 @@ describe('end to end over loopback HTTP', () => {
     const paused = await handle.done;
     expect(paused.status).toBe('running');
     const final = await store.getSnapshot(runId);
-    await vi.waitFor(
+    await waitFor(
       () => {
         const state = runStore.getState();
         expect(state.revision).toBe(final.revision);
@@ -172,7 +176,7 @@ describe('end to end over loopback HTTP', () => {
     expect(seen.some((seenState) => selectActivity(seenState).kind === 'streaming')).toBe(true);
 
     unsubscribe();
-    await vi.waitFor(() => expect(hub.listenerCount(runId)).toBe(1), { timeout: 2_000 });
+    await waitFor(() => expect(hub.listenerCount(runId)).toBe(1), { timeout: 2_000 });
     expect(runStore.getState().connection).toBe('idle');
   });
 
@@ -184,7 +188,7 @@ describe('end to end over loopback HTTP', () => {
       model: scriptedModel([{ firstTokenMs: 600, text: 'Finally here.' }]),
       messages: [{ role: 'user', content: 'Take your time' }],
     });
-    const started = await vi.waitFor(
+    const started = await waitFor(
       async () => {
         const operation = (await store.getRun(runId)).lastOperation;
         expect(operation?.phase).toBe('started');
@@ -198,14 +202,14 @@ describe('end to end over loopback HTTP', () => {
     const client = createRunlightClient({ baseUrl });
     const runStore = client.run(runId);
     const unsubscribe = runStore.subscribe(() => {});
-    await vi.waitFor(() => expect(runStore.getState().connection).toBe('live'), { timeout: 5_000 });
+    await waitFor(() => expect(runStore.getState().connection).toBe('live'), { timeout: 5_000 });
     const activity = selectActivity(runStore.getState(), Date.now());
     expect(activity).toMatchObject({ kind: 'waiting-for-model', since: started.startedAt });
     expect(activity.elapsedMs).toBeGreaterThanOrEqual(100);
     expect(runStore.getState().clockOffsetMs).not.toBeNull();
 
     await handle.done;
-    await vi.waitFor(() => expect(runStore.getState().connection).toBe('closed'), {
+    await waitFor(() => expect(runStore.getState().connection).toBe('closed'), {
       timeout: 5_000,
     });
     expect(selectActivity(runStore.getState()).kind).toBe('completed');

@@ -16,6 +16,10 @@ import {
   textMessage,
 } from './fixtures';
 
+/** Generous on a loaded machine: waits are for events, not for speed. */
+const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
+  vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
+
 const base = () =>
   snapshot(5, { lastOperation: modelRequest('started', { startedAt: at(-90) }) }, checkpoint(4));
 
@@ -35,7 +39,7 @@ function setup(options: Partial<RunlightClientOptions> = {}) {
 }
 
 const live = async (store: { getState(): RunState }) =>
-  vi.waitFor(() => expect(store.getState().connection).toBe('live'));
+  waitFor(() => expect(store.getState().connection).toBe('live'));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -63,7 +67,7 @@ describe('RunStore', () => {
         sse(textDelta(4, 1, 'lo')) +
         sse(textDelta(4, 2, ' world')),
     );
-    await vi.waitFor(() => expect(store.getState().live?.seq).toBe(2));
+    await waitFor(() => expect(store.getState().live?.seq).toBe(2));
     await Promise.resolve();
     expect(seen.length).toBe(before + 1);
     const state = store.getState();
@@ -84,7 +88,7 @@ describe('RunStore', () => {
     await live(store);
     expect(server.requests.filter((path) => path.endsWith('/events'))).toHaveLength(1);
     again();
-    await vi.waitFor(() => expect(server.last.closed).toBe(true));
+    await waitFor(() => expect(server.last.closed).toBe(true));
     expect(store.getState().connection).toBe('idle');
   });
 
@@ -92,9 +96,9 @@ describe('RunStore', () => {
     const { server, store, unsubscribe } = setup();
     await live(store);
     server.last.send(sse(textDelta(4, 1, 'l')) + sse(textDelta(4, 2, 'o')));
-    await vi.waitFor(() => expect(store.getState().live?.seq).toBe(2));
+    await waitFor(() => expect(store.getState().live?.seq).toBe(2));
     server.last.fail();
-    await vi.waitFor(() => expect(server.connections).toHaveLength(2));
+    await waitFor(() => expect(server.connections).toHaveLength(2));
     expect(server.last.lastEventId).toBe('5:4:2');
     await live(store);
     expect(store.getState().error).toBeNull();
@@ -110,7 +114,7 @@ describe('RunStore', () => {
       checkpoint(7, textMessage('Hello')),
     );
     server.last.send(sse(operationEvent(8, modelRequest('completed'))));
-    await vi.waitFor(() => expect(store.getState().revision).toBe(8));
+    await waitFor(() => expect(store.getState().revision).toBe(8));
     expect(server.snapshotLoads).toBe(2);
     expect(store.getState().phase).toBe('synced');
     expect(server.connections).toHaveLength(1);
@@ -121,10 +125,10 @@ describe('RunStore', () => {
     const { server, store, unsubscribe } = setup();
     await live(store);
     server.last.send(sse(textDelta(4, 1, 'l')));
-    await vi.waitFor(() => expect(store.getState().live?.seq).toBe(1));
+    await waitFor(() => expect(store.getState().live?.seq).toBe(1));
     server.snapshot = snapshot(6, {}, checkpoint(6, textMessage('Hello')));
     server.last.send('event: reset\ndata: {"type":"reset","runId":"run-1","reason":"gone"}\n\n');
-    await vi.waitFor(() => expect(server.connections).toHaveLength(2));
+    await waitFor(() => expect(server.connections).toHaveLength(2));
     expect(server.snapshotLoads).toBe(2);
     expect(server.last.lastEventId).toBe('6');
     expect(store.getState().revision).toBe(6);
@@ -138,7 +142,7 @@ describe('RunStore', () => {
       sse(operationEvent(6, modelRequest('completed'))) + sse(statusEvent(7, 'completed')),
     );
     server.last.end();
-    await vi.waitFor(() => expect(store.getState().connection).toBe('closed'));
+    await waitFor(() => expect(store.getState().connection).toBe('closed'));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.connections).toHaveLength(1);
     expect(selectActivity(store.getState()).kind).toBe('completed');
@@ -200,7 +204,7 @@ describe('RunStore', () => {
     const { server, store, seen, unsubscribe } = setup({ stallTimeoutMs: 40 });
     await live(store);
     server.last.send(': ping\n\n');
-    await vi.waitFor(() => expect(server.connections).toHaveLength(2));
+    await waitFor(() => expect(server.connections).toHaveLength(2));
     expect(server.connections[0]!.closed).toBe(true);
     expect(seen.some((state) => state.error?.message.includes('not even a heartbeat'))).toBe(true);
     await live(store);
@@ -214,7 +218,7 @@ describe('RunStore', () => {
     const client = createRunlightClient({ baseUrl: 'http://x', fetch: server.fetch });
     const store = client.run('run-1');
     const unsubscribe = store.subscribe(() => {});
-    await vi.waitFor(() => expect(store.getState().connection).toBe('closed'));
+    await waitFor(() => expect(store.getState().connection).toBe('closed'));
     expect(store.getState().error).toMatchObject({ kind: 'run-not-found', status: 404 });
     expect(server.requests).toEqual(['/runs/run-1']);
     unsubscribe();
@@ -231,8 +235,40 @@ describe('RunStore', () => {
       ),
     });
     server.last.fail();
-    await vi.waitFor(() => expect(store.getState().connection).toBe('closed'));
+    await waitFor(() => expect(store.getState().connection).toBe('closed'));
     expect(store.getState().error?.kind).toBe('run-not-found');
+    unsubscribe();
+  });
+});
+
+describe('RunStore and a refused cursor', () => {
+  it('treats a 400 bad_cursor as a reset: reloads the snapshot and resumes from its revision', async () => {
+    const { server, store, unsubscribe } = setup();
+    await live(store);
+    server.last.send(sse(textDelta(4, 1, 'l')));
+    await waitFor(() => expect(store.getState().live?.seq).toBe(1));
+    server.eventAnswers.push({
+      kind: 'response',
+      response: Response.json({ error: { code: 'bad_cursor', message: 'no' } }, { status: 400 }),
+    });
+    server.last.fail();
+    await waitFor(() => expect(server.connections).toHaveLength(2));
+    expect(server.snapshotLoads).toBe(2);
+    expect(server.last.lastEventId).toBe('5');
+    await live(store);
+    unsubscribe();
+  });
+
+  it('stops on any other 400', async () => {
+    const { server, store, unsubscribe } = setup();
+    await live(store);
+    server.eventAnswers.push({
+      kind: 'response',
+      response: Response.json({ error: { code: 'bad_run_id', message: 'no' } }, { status: 400 }),
+    });
+    server.last.fail();
+    await waitFor(() => expect(store.getState().connection).toBe('closed'));
+    expect(store.getState().error).toMatchObject({ kind: 'http', status: 400 });
     unsubscribe();
   });
 });
