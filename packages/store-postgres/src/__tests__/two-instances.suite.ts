@@ -62,4 +62,45 @@ export function twoInstanceTests(open: () => Promise<TestDatabase>) {
       await b.close();
     }
   });
+
+  it('shows a client reloading on B mid-stream the text so far at once, from B’s delta buffer', async () => {
+    const schema = await database.freshSchema();
+    // No batched checkpoint: every text delta builds on the same checkpoint until the step ends.
+    const a = await startInstance(database.client, schema, {
+      owner: 'instance-a',
+      checkpointEveryEvents: 1_000,
+    });
+    const b = await startInstance(database.client, schema, { owner: 'instance-b' });
+    try {
+      const runId = 'two-instances-reload';
+      const publishedOnA: RunEvent[] = [];
+      a.runtime.subscribe(runId, (event) => publishedOnA.push(event));
+      const words = Array.from({ length: 40 }, (_, index) => `w${index}`).join(' ');
+      const done = a.runtime.startRun({
+        runId,
+        model: scriptedModel([{ tokenMs: 25, text: words }]),
+        messages: [{ role: 'user', content: 'Count' }],
+      }).done;
+      await vi.waitFor(() => expect(b.bus.liveDeltas(runId).length).toBeGreaterThanOrEqual(10), {
+        timeout: 20_000,
+        interval: 10,
+      });
+      // A reload: the snapshot, then the stream after its revision.
+      const snapshot = await (await fetch(`${b.origin}/runs/${runId}`)).json();
+      const stream = readEventStream(`${b.origin}/runs/${runId}/events?after=${snapshot.revision}`);
+      expect((await done).status).toBe('completed');
+      const base = snapshot.assistant?.revision ?? 0;
+      const replayed = (await stream)
+        .map((message) => message.event)
+        .filter((event) => event.type === 'run-delta' && event.baseRevision === base);
+      // From seq 1, though the client connected after at least ten deltas were published.
+      expect(replayed).toEqual(
+        publishedOnA.filter((event) => event.type === 'run-delta' && event.baseRevision === base),
+      );
+      expect(replayed[0]).toMatchObject({ seq: 1 });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 }
