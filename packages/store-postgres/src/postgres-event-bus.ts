@@ -38,6 +38,7 @@ export interface PostgresEventBus extends RunEventBus {
   listenerCount(runId: string): number;
   /** Resolves once every event published so far has been handed to PostgreSQL. */
   flushed(): Promise<void>;
+  /** Sends what is pending, stops listening and returns the LISTEN connection (before `pool.end()`). */
   close(): Promise<void>;
 }
 
