@@ -1,4 +1,5 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { TextStreamPart, ToolSet } from 'ai';
 
 /**
  * The ADR 0174 first-output rule for a provider stream part: the first non-empty text,
@@ -14,6 +15,21 @@ export function isFirstOutput(part: LanguageModelV4StreamPart): boolean {
   switch (part.type) {
     case 'text-delta':
     case 'reasoning-delta':
+    case 'tool-input-delta':
+      return part.delta !== '';
+    case 'tool-call':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The first-output rule on the SDK's normalized parts (used for model ids, no middleware). */
+export function isFirstSdkOutput(part: TextStreamPart<ToolSet>): boolean {
+  switch (part.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return part.text !== '';
     case 'tool-input-delta':
       return part.delta !== '';
     case 'tool-call':

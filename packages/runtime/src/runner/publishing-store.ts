@@ -1,24 +1,6 @@
-import type { AgentRun, DurableRunEvent } from '@runlight/protocol';
 import type { RunEventBus } from '../events/run-event-bus';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-
-/** The durable event the reference reducer appended for a mutation that produced `run`. */
-function statusEvent(
-  run: AgentRun,
-  change: 'created' | 'acquired' | 'completed' | 'failed' | 'cancelled',
-): DurableRunEvent {
-  return {
-    type: 'run-status',
-    runId: run.id,
-    revision: run.revision,
-    at: run.updatedAt,
-    change,
-    status: run.status,
-    owner: run.owner,
-    fencingToken: run.fencingToken,
-    failure: run.failure,
-  };
-}
+import { statusEvent } from '../store/reducer';
 
 /**
  * A store whose mutations publish their durable event once they committed. `OwnedRun` calls it

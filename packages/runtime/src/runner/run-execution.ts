@@ -27,7 +27,7 @@ import { OwnedRun } from '../store/owned-run';
 import type { RunMutationQueue } from '../store/run-mutation-queue';
 import { AssistantAssembler } from './assistant-assembler';
 import { isStructuralChunk } from './checkpoint-boundary';
-import { isFirstOutput } from './first-output';
+import { isFirstOutput, isFirstSdkOutput } from './first-output';
 import { fenceTools } from './managed-tools';
 import type { RunExecutionOptions, RuntimeLogEntry } from './run-options';
 
@@ -673,21 +673,6 @@ export class RunExecution {
     } catch {
       return this.#owned.run;
     }
-  }
-}
-
-/** The first-output rule on the SDK's normalized parts (used for model ids, no middleware). */
-function isFirstSdkOutput(part: TextStreamPart<ToolSet>): boolean {
-  switch (part.type) {
-    case 'text-delta':
-    case 'reasoning-delta':
-      return part.text !== '';
-    case 'tool-input-delta':
-      return part.delta !== '';
-    case 'tool-call':
-      return true;
-    default:
-      return false;
   }
 }
 

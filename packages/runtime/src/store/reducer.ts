@@ -85,7 +85,8 @@ function checkRunning(record: StoredRun): void {
   }
 }
 
-function statusEvent(
+/** The `run-status` event the reducer appends for a mutation that produced `run`. */
+export function statusEvent(
   run: AgentRun,
   change: 'created' | 'acquired' | 'completed' | 'failed' | 'cancelled',
 ): Mutation['event'] {
