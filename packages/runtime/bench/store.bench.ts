@@ -71,7 +71,7 @@ describe('one run: recordRunOperation through the store vs raw driver compareAnd
   });
 
   bench(
-    'store.recordRunOperation via OwnedRun (queue + load + validation + reducer + CAS)',
+    'store.recordRunOperation via OwnedRun (queue + operation validation + reducer + CAS)',
     async () => {
       await viaStore.owned.recordRunOperation(nextForStore());
     },
