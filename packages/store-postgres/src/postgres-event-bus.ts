@@ -350,7 +350,18 @@ class PostgresEventBusImpl implements PostgresEventBus {
       return [];
     }
     const after = order.revision ?? pointer.revision - 1;
-    return this.#readEvents(pointer.runId, after, pointer.revision);
+    return this.#readEvents(pointer.runId, after, pointer.revision).then((events) => {
+      if (events.at(-1)?.revision !== pointer.revision) {
+        // Committed before it was announced, so it must be there — unless the instances do
+        // not share the schema.
+        this.#onError(
+          new Error(
+            `Run ${pointer.runId}: event ${pointer.revision} is not in ${this.#tables.events}; do all instances use the same schema?`,
+          ),
+        );
+      }
+      return events;
+    });
   }
 
   async #readEvents(runId: string, after: number, upTo: number): Promise<DurableRunEvent[]> {

@@ -230,6 +230,27 @@ export function busTests(open: () => Promise<TestDatabase>) {
     expect(seen).toHaveLength(2);
   });
 
+  it('reports a pointer to an event its event log does not hold (instances on other schemas)', async () => {
+    const seen: unknown[] = [];
+    const b = await openBus({ onError: (error) => seen.push(error) });
+    const a = await openBus();
+    const onB = follow(b, 'elsewhere');
+    a.publish({
+      type: 'run-status',
+      runId: 'elsewhere',
+      revision: 1,
+      at: '2026-12-02T12:00:00.000Z',
+      change: 'created',
+      status: 'queued',
+      owner: null,
+      fencingToken: 0,
+      failure: null,
+    });
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    expect(String(seen[0])).toMatch(/event 1 is not in .*same schema/);
+    expect(onB.seen).toEqual([]);
+  });
+
   it('stops delivering after unsubscribe and after close', async () => {
     const [a, b] = [await openBus(), await openBus()];
     const run = await startRun();
