@@ -70,9 +70,9 @@ function toList(produced: RunEvent | readonly RunEvent[]): readonly RunEvent[] {
  * - Each instance keeps the live-delta buffer from what it receives, with `RunEventHub`'s
  *   semantics: the deltas since the last checkpoint.
  *
- * Notifications sent while an instance's LISTEN connection is down are lost to it: durable
- * events come back through the event log at the next pointer; a lost delta leaves a `seq` hole
- * that the SSE stream reports (`reset`) so the client reloads.
+ * Notifications sent while an instance's LISTEN connection is down are lost to it: once it
+ * listens again it reads the durable events its subscribers missed from the event log; a lost
+ * delta leaves a `seq` hole that the SSE stream reports (`reset`) so the client reloads.
  *
  * @example
  * const bus = await createPostgresEventBus({ pool });
