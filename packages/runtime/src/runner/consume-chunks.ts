@@ -1,0 +1,53 @@
+import type { UIMessageChunk } from 'ai';
+import { isStructuralChunk } from './checkpoint-boundary';
+import type { CheckpointWriter } from './checkpoint-writer';
+import type { ExecutionContext } from './execution-context';
+import type { StepSequence } from './step-sequence';
+
+/**
+ * The sequential consumer of one execution's UI chunks: each is appended to the message and
+ * published as a live delta at once; an ordinary batch or a structural boundary is then
+ * checkpointed (awaited) before the next chunk is read, and a step finish that committed
+ * releases the next step's admission. After ownership is lost the rest is drained unread.
+ *
+ * @example
+ * await consumeChunks(context, chunks, writer, steps);
+ */
+export async function consumeChunks(
+  context: ExecutionContext,
+  chunks: ReadableStream<UIMessageChunk>,
+  writer: CheckpointWriter,
+  steps: StepSequence,
+): Promise<void> {
+  const stop = context.stop;
+  let finishedSteps = 0;
+  const reader = chunks.getReader();
+  try {
+    for (;;) {
+      const { done, value: chunk } = await reader.read();
+      if (done) break;
+      if (stop.lost) continue;
+      // A heartbeat checkpoint in progress sets the base of this delta.
+      await writer.settled;
+      const { baseRevision, seq } = writer.append(chunk);
+      context.deps.bus.publish({
+        type: 'run-delta',
+        runId: context.runId,
+        baseRevision,
+        seq,
+        chunk,
+      });
+      const structural = isStructuralChunk(chunk);
+      if (structural || writer.batchDue()) {
+        await writer.checkpoint('always');
+      }
+      if (chunk.type === 'finish-step') steps.committed(finishedSteps++);
+    }
+  } catch (error) {
+    // The SDK's iterator throws for `stopWhen` / transform errors: not a provider failure.
+    if (!stop.isOwn(error)) {
+      context.log('error', 'The run stream failed', error);
+      stop.fail('internal');
+    }
+  }
+}

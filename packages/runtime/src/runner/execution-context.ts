@@ -1,0 +1,67 @@
+import type { RunEventBus } from '../events/run-event-bus';
+import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { OwnedRun } from '../store/owned-run';
+import type { RunMutationQueue } from '../store/run-mutation-queue';
+import type { ExecutionStop } from './execution-stop';
+import type { RuntimeLogEntry } from './run-options';
+
+export interface RunExecutionDeps {
+  /** The raw store (reads, ownership checks). */
+  store: AgentRuntimeStore;
+  /** The store whose mutations publish their durable events. */
+  publishing: AgentRuntimeStore;
+  bus: RunEventBus;
+  queue: RunMutationQueue;
+  checkpointEveryEvents: number;
+  /** Opt-in: an ordinary batch also waits until the message grew by this fraction. */
+  checkpointMinGrowth: number | undefined;
+  leaseMs: number;
+  log: (entry: RuntimeLogEntry) => void;
+}
+
+/** Logs an entry of this execution's run; the real error text goes here and nowhere else. */
+export type ExecutionLog = (
+  level: RuntimeLogEntry['level'],
+  message: string,
+  error?: unknown,
+) => void;
+
+/** What every part of one execution shares: its run, its writer handle and how it stops. */
+export interface ExecutionContext {
+  readonly runId: string;
+  readonly deps: RunExecutionDeps;
+  readonly controller: AbortController;
+  /**
+   * The handle every owned mutation goes through (the per-run queue). Replaced only by the
+   * terminal recovery after a lost compare-and-set, when the old one names a stale revision.
+   */
+  owned: OwnedRun;
+  /** `performance.now()` of the last owned write: every write renews the lease. */
+  lastWriteAt: number;
+  /** A runtime-generated id: the identity of a request when no SDK call id is known. */
+  readonly executionId: string;
+  /** The SDK's call id, from `onStart`. */
+  callId: string | undefined;
+  readonly stop: ExecutionStop;
+  readonly log: ExecutionLog;
+}
+
+/** A wall-clock observation (ADR 0174): not a causal clock and not a duration. */
+export const now = () => new Date().toISOString();
+
+/**
+ * The log of one run's execution, guarded against the hook itself.
+ *
+ * @example
+ * const log = executionLog(deps.log, 'run-1');
+ * log('warn', 'A model request attempt failed', error);
+ */
+export function executionLog(log: RunExecutionDeps['log'], runId: string): ExecutionLog {
+  return (level, message, error) => {
+    try {
+      log({ level, message, runId, error });
+    } catch {
+      // A failing log hook must not change the run's outcome.
+    }
+  };
+}

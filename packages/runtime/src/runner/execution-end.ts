@@ -1,0 +1,103 @@
+import { type AgentRun, isTerminalPhase, isTerminalStatus } from '@runlight/protocol';
+import { FencingError } from '../errors/fencing-error';
+import { StoreConflictError } from '../errors/store-conflict-error';
+import { OwnedRun } from '../store/owned-run';
+import type { CheckpointWriter } from './checkpoint-writer';
+import { type ExecutionContext, now } from './execution-context';
+import type { OperationRecorder } from './operation-recorder';
+
+/**
+ * Ends one execution: the last batch is checkpointed, an operation still open is ended, and
+ * the run is committed `completed`, `failed` (with the failure named by its owner) or
+ * `cancelled` — or left `running` while its message awaits tool approvals. After a lost lease
+ * nothing is written; the run is returned as the store holds it.
+ *
+ * @example
+ * return await endExecution(context, recorder, writer);
+ */
+export async function endExecution(
+  context: ExecutionContext,
+  recorder: OperationRecorder,
+  writer: CheckpointWriter,
+): Promise<AgentRun> {
+  const stop = context.stop;
+  if (!stop.lost) await writer.checkpoint('if-changed');
+  if (stop.lost) return currentRun(context);
+
+  const awaitingApproval =
+    !stop.stopped() &&
+    writer.lastMessage.parts.some((part) => 'state' in part && part.state === 'approval-requested');
+  const current = recorder.current;
+  if (current && !isTerminalPhase(current.phase) && !stop.writesBroken) {
+    if (!stop.aborted()) stop.fail('internal', current.id);
+    await recorder.endOperation(current.id, stop.failure ? 'failed' : 'cancelled');
+  }
+  if (stop.lost) return currentRun(context);
+  if (awaitingApproval && !stop.stopped()) return context.owned.run;
+
+  const terminal = stop.failure
+    ? { status: 'failed' as const, failure: stop.failure }
+    : stop.aborted()
+      ? { status: 'cancelled' as const }
+      : { status: 'completed' as const };
+  try {
+    if (stop.writesBroken) return await recoverAndFail(context);
+    return await context.owned.commitTerminal(terminal);
+  } catch (error) {
+    if (FencingError.isInstance(error)) {
+      stop.loseOwnership();
+      return currentRun(context);
+    }
+    if (StoreConflictError.isInstance(error)) {
+      stop.fail('storage_conflict');
+      return recoverAndFail(context);
+    }
+    context.log('error', 'The terminal commit failed', error);
+    return currentRun(context);
+  }
+}
+
+/**
+ * After a lost compare-and-set the handle names a stale revision. If this runtime still
+ * holds the run, a fresh handle records the in-flight operation failed and ends the run
+ * with the failure (`storage_conflict` unless another owner was named first).
+ */
+async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
+  try {
+    const fresh = await context.deps.store.getRun(context.runId);
+    if (
+      fresh.owner !== context.owned.owner ||
+      fresh.fencingToken !== context.owned.fencingToken ||
+      isTerminalStatus(fresh.status)
+    ) {
+      return fresh;
+    }
+    context.owned = new OwnedRun(context.deps.publishing, fresh, { queue: context.deps.queue });
+    const current = fresh.lastOperation;
+    if (current && !isTerminalPhase(current.phase)) {
+      await context.owned.recordRunOperation({ ...current, phase: 'failed', endedAt: now() });
+    }
+    return await context.owned.commitTerminal({
+      status: 'failed',
+      failure: context.stop.failure ?? { code: 'storage_conflict' },
+    });
+  } catch (error) {
+    context.log('error', 'The run could not be ended after a storage conflict', error);
+    return currentRun(context);
+  }
+}
+
+/**
+ * The run as the store holds it, or as this execution last wrote it when the store cannot
+ * be read: an execution ends with a result, never a throw.
+ *
+ * @example
+ * return currentRun(context);
+ */
+export async function currentRun(context: ExecutionContext): Promise<AgentRun> {
+  try {
+    return await context.deps.store.getRun(context.runId);
+  } catch {
+    return context.owned.run;
+  }
+}

@@ -1,0 +1,62 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { isTerminalPhase, type RunOperation } from '@runlight/protocol';
+import type { TextStreamPart, ToolSet } from 'ai';
+import type { ExecutionStop } from './execution-stop';
+import { isFirstOutput, isFirstSdkOutput } from './first-output';
+import type { OperationRecorder } from './operation-recorder';
+
+/**
+ * First output, provider errors and the end of a concrete model's request, observed on the
+ * provider stream its admission wrapped.
+ *
+ * @example
+ * return { ...result, stream: result.stream.pipeThrough(observeProviderParts(recorder, operation)) };
+ */
+export function observeProviderParts(recorder: OperationRecorder, operation: RunOperation) {
+  return new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
+    transform: async (part, controller) => {
+      if (part.type === 'error') {
+        // Logged (and named provider_failure) when the SDK forwards it as a stream part.
+        await recorder.endOperation(operation.id, 'failed');
+      } else if (isFirstOutput(part)) {
+        await recorder.firstOutput(operation.id);
+      }
+      controller.enqueue(part);
+    },
+    flush: async () => {
+      await recorder.endOperation(operation.id, 'completed');
+    },
+  });
+}
+
+/**
+ * Failures the SDK reports as stream parts, named by their owner; and, for a model id
+ * (no middleware), first output and the end of the request.
+ *
+ * @example
+ * result.stream.pipeThrough(observeSdkParts(recorder, stop, typeof options.model === 'string'));
+ */
+export function observeSdkParts(
+  recorder: OperationRecorder,
+  stop: ExecutionStop,
+  stringModel: boolean,
+) {
+  return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
+    transform: async (part, controller) => {
+      if (part.type === 'error') {
+        stop.onStreamError(part.error, () => recorder.inFlightModelRequest());
+        const current = recorder.current;
+        if (current && !isTerminalPhase(current.phase)) {
+          await recorder.endOperation(current.id, stop.aborted() ? 'cancelled' : 'failed');
+        }
+      } else if (stringModel && recorder.current?.kind === 'model-request') {
+        const current = recorder.current;
+        if (part.type === 'finish-step') await recorder.endOperation(current.id, 'completed');
+        else if (current.phase === 'started' && isFirstSdkOutput(part)) {
+          await recorder.firstOutput(current.id);
+        }
+      }
+      controller.enqueue(part);
+    },
+  });
+}
