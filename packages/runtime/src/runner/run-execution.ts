@@ -9,6 +9,7 @@ import {
 } from 'ai';
 import { FencingError } from '../errors/fencing-error';
 import { OwnedRun } from '../store/owned-run';
+import { closeAbandonedParts } from './abandoned-message';
 import { CheckpointWriter } from './checkpoint-writer';
 import { consumeChunks } from './consume-chunks';
 import { type ExecutionContext, executionLog, type RunExecutionDeps } from './execution-context';
@@ -71,7 +72,10 @@ export class RunExecution {
       stop: this.#stop,
       log,
     };
-    this.#writer = new CheckpointWriter(this.#context, start.message, start.baseRevision);
+    // A previous owner that died mid-operation left its streaming parts open: close them.
+    const abandoned = acquired.lastOperation && !isTerminalPhase(acquired.lastOperation.phase);
+    const message = abandoned ? closeAbandonedParts(start.message) : start.message;
+    this.#writer = new CheckpointWriter(this.#context, message, start.baseRevision);
     this.#recorder = new OperationRecorder(this.#context, acquired.lastOperation);
     this.#steps = new StepSequence(acquired.lastOperation, this.#stop);
     this.#admission = new ModelRequestAdmission(this.#context, this.#steps, this.#recorder);

@@ -1,4 +1,8 @@
+import { manualClock, modelRequest } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
+import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
+import { createMemoryDriver } from '../../store/memory-driver';
+import { OwnedRun } from '../../store/owned-run';
 import { scriptedModel } from '../../testing/scripted-model';
 import { GENERIC_ERROR_TEXT } from '../run-execution';
 import { harness, isPhase, nextEvent, user } from './harness';
@@ -169,5 +173,38 @@ describe('provider retries', () => {
     ]);
     expect(h.operations().every((operation) => operation.step === 0)).toBe(true);
     expect(h.logs.map((entry) => entry.level)).toEqual(['warn']);
+  });
+});
+
+describe('taking over from an owner that died mid-stream', () => {
+  it('records its operation failed, closes its streaming text and finishes the run', async () => {
+    const clock = manualClock();
+    const store = createAgentRuntimeStore(createMemoryDriver(), { now: clock.now });
+    await store.createRun({ runId: 'run-1' });
+    const dead = new OwnedRun(
+      store,
+      await store.acquireRun('run-1', { owner: 'worker-dead', leaseMs: 1_000 }),
+    );
+    await dead.recordRunOperation(modelRequest(0));
+    await dead.recordRunOperation(modelRequest(0, 'first-output'));
+    await dead.saveAssistantCheckpoint({
+      id: 'message-1',
+      role: 'assistant',
+      parts: [{ type: 'step-start' }, { type: 'text', text: 'Half a sent', state: 'streaming' }],
+    });
+    clock.advance(1_001);
+
+    const h = harness({ store, owner: 'worker-b' });
+    const model = scriptedModel([{ text: 'A whole sentence.' }]);
+    const run = await h.runtime.startRun({ runId: 'run-1', model, messages: user('Hi') }).done;
+
+    expect(run).toMatchObject({ status: 'completed', owner: 'worker-b' });
+    expect(h.operations()[0]).toMatchObject({ id: 'model-request:step-0', phase: 'failed' });
+    const snapshot = await store.getSnapshot('run-1');
+    const texts = snapshot.assistant?.message.parts.filter((part) => part.type === 'text');
+    expect(texts).toEqual([
+      expect.objectContaining({ text: 'Half a sent', state: 'done' }),
+      expect.objectContaining({ text: 'A whole sentence.', state: 'done' }),
+    ]);
   });
 });
