@@ -1,4 +1,4 @@
-import { type RunEvent, safeParseRunEvent } from '@runlight/protocol';
+import { type RunEvent, safeParseRunEvent, safeParseRunReset } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { RunlightClientError } from './errors/runlight-client-error';
 
@@ -34,9 +34,23 @@ export function parseServerMessage(message: EventSourceMessage, runId: string): 
     );
   }
   if (name === 'reset') {
-    const reason =
-      typeof data === 'object' && data !== null && 'reason' in data ? String(data.reason) : 'reset';
-    return { kind: 'reset', reason };
+    const reset = safeParseRunReset(data);
+    if (!reset.success) {
+      return invalid(
+        'invalid-event',
+        `Invalid "reset" order: ${reset.error.message}`,
+        reset.error.issues[0]?.path,
+        reset.error,
+      );
+    }
+    if (reset.data.runId !== runId) {
+      return invalid(
+        'run-mismatch',
+        `A reset of run ${reset.data.runId} arrived on run ${runId}`,
+        'runId',
+      );
+    }
+    return { kind: 'reset', reason: reset.data.reason };
   }
   const parsed = safeParseRunEvent(data);
   if (!parsed.success) {

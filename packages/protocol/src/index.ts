@@ -22,6 +22,7 @@ export type {
   RunDeltaEvent,
   RunEvent,
   RunOperationEvent,
+  RunReset,
   RunStatusChange,
   RunStatusEvent,
 } from './run-event';
@@ -33,6 +34,7 @@ export {
   RunDeltaEventSchema,
   RunEventSchema,
   RunOperationEventSchema,
+  RunResetSchema,
   RunStatusEventSchema,
 } from './run-event';
 export type {
@@ -66,11 +68,13 @@ export {
   parseDurableRunEvent,
   parseRunEvent,
   parseRunOperation,
+  parseRunReset,
   parseRunSnapshot,
   safeParseAgentRun,
   safeParseAssistantCheckpoint,
   safeParseDurableRunEvent,
   safeParseRunEvent,
   safeParseRunOperation,
+  safeParseRunReset,
   safeParseRunSnapshot,
 } from './validation';

@@ -66,6 +66,17 @@ export const RunDeltaEventSchema = z.strictObject({
   chunk: UIMessageChunkSchema,
 });
 
+/**
+ * Not a run event but an order on the SSE stream (`event: reset`): the live deltas after the
+ * client's cursor are gone, so it must reload the snapshot and resume from its revision.
+ * `reason` is the server's own diagnostic text (never provider text).
+ */
+export const RunResetSchema = z.strictObject({
+  type: z.literal('reset'),
+  runId: RunIdSchema,
+  reason: z.string().max(500, 'must be at most 500 characters'),
+});
+
 export const DurableRunEventSchema = z.discriminatedUnion('type', [
   RunOperationEventSchema,
   AssistantCheckpointEventSchema,
@@ -85,6 +96,7 @@ export type RunStatusEvent = z.infer<typeof RunStatusEventSchema>;
 export type RunDeltaEvent = z.infer<typeof RunDeltaEventSchema>;
 export type DurableRunEvent = z.infer<typeof DurableRunEventSchema>;
 export type RunEvent = z.infer<typeof RunEventSchema>;
+export type RunReset = z.infer<typeof RunResetSchema>;
 
 export function isDurableEvent(event: RunEvent): event is DurableRunEvent {
   return event.type !== 'run-delta';

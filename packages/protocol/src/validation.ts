@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
-import { DurableRunEventSchema, RunEventSchema } from './run-event';
+import { DurableRunEventSchema, RunEventSchema, RunResetSchema } from './run-event';
 import { RunOperationSchema } from './run-operation';
 import { RunSnapshotSchema } from './run-snapshot';
 
@@ -77,3 +77,4 @@ export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
   DurableRunEventSchema,
 );
 export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
+export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);

@@ -71,6 +71,18 @@ async function badResponse(response: Response) {
 }
 
 describe('bad input', () => {
+  it('a reset order without its run → invalid-event naming the field, no reload', async () => {
+    const error = await badMessage('event: reset\ndata: {"type":"reset","reason":"gone"}\n\n');
+    expect(error).toMatchObject({ kind: 'invalid-event', field: 'runId' });
+  });
+
+  it("another run's reset order → run-mismatch", async () => {
+    const error = await badMessage(
+      'event: reset\ndata: {"type":"reset","runId":"run-2","reason":"gone"}\n\n',
+    );
+    expect(error).toMatchObject({ kind: 'run-mismatch', field: 'runId' });
+  });
+
   it('truncated JSON → malformed-json on the data field', async () => {
     const text = sse(operationEvent(6, modelRequest('first-output')));
     const cut = `${text.slice(0, text.indexOf('"operation"'))}\n\n`;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   safeParseAgentRun,
   safeParseRunEvent,
+  safeParseRunReset,
   safeParseRunSnapshot,
   UIMessageChunkSchema,
 } from '../index';
@@ -159,5 +160,14 @@ describe('RunSnapshotSchema', () => {
     const assistant = { message: { id: 'm', role: 'assistant', parts: [] }, revision: 5 };
     const result = safeParseRunSnapshot({ run, assistant, revision: 2 });
     expect(result.success ? '' : result.error.message).toContain('assistant.revision');
+  });
+});
+
+describe('RunResetSchema', () => {
+  it('accepts a reset order and rejects one without a run or with a long reason', () => {
+    expect(safeParseRunReset({ type: 'reset', runId: 'run-1', reason: 'gone' }).success).toBe(true);
+    expect(safeParseRunReset({ type: 'reset', reason: 'gone' }).success).toBe(false);
+    const long = { type: 'reset', runId: 'run-1', reason: 'x'.repeat(501) };
+    expect(safeParseRunReset(long).success).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import {
   isTerminalStatus,
   type RunDeltaEvent,
   type RunEvent,
+  type RunReset,
   type RunSnapshot,
 } from '@runlight/protocol';
 import type { RunEventSource } from '../events/event-hub';
@@ -25,12 +26,8 @@ export interface RunEventStreamOptions {
   onError: (error: unknown) => void;
 }
 
-/** The body of an SSE `reset` event: the client must reload the snapshot. */
-export interface RunResetEvent {
-  type: 'reset';
-  runId: string;
-  reason: string;
-}
+/** The body of an SSE `reset` event (`RunReset` of the protocol): reload the snapshot. */
+export type RunResetEvent = RunReset;
 
 const encoder = new TextEncoder();
 
