@@ -1,3 +1,19 @@
 export type { ConformanceTarget } from './driver-conformance';
 export { describeDriverConformance } from './driver-conformance';
 export { assistantMessage, compaction, manualClock, modelRequest, T0, T1, T2 } from './fixtures';
+export {
+  at,
+  checkpoint,
+  checkpointEvent,
+  compactionOperation,
+  delta,
+  modelRequestOperation,
+  operationEvent,
+  RUN_ID,
+  RUN_T0,
+  run,
+  snapshot,
+  statusEvent,
+  textDelta,
+  textMessage,
+} from './protocol-fixtures';

@@ -1,25 +1,25 @@
 import type { RunEvent, RunSnapshot } from '@runlight/protocol';
-import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../apply-event';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState, type RunState } from '../run-state';
-import { selectMessage } from '../select-message';
 import {
   checkpoint,
   checkpointEvent,
-  modelRequest,
+  modelRequestOperation,
   operationEvent,
   snapshot,
   statusEvent,
   textDelta,
   textMessage,
-} from './fixtures';
+} from '@runlight/test-utils';
+import { describe, expect, it } from 'vitest';
+import { applyEvent } from '../apply-event';
+import { mergeSnapshot } from '../merge-snapshot';
+import { initialRunState, type RunState } from '../run-state';
+import { selectMessage } from '../select-message';
 
 /**
  * SPEC.md rules 1–3 as a table: every sync phase of the state × every kind of input.
  * The world: the client holds revision 5, checkpoint 4 ("Hel") and live deltas 1–2 ("lo").
  */
-const snap5 = snapshot(5, { lastOperation: modelRequest('first-output') }, checkpoint(4));
+const snap5 = snapshot(5, { lastOperation: modelRequestOperation('first-output') }, checkpoint(4));
 const withDeltas = (state: RunState) =>
   applyEvent(applyEvent(state, textDelta(4, 1, 'l')), textDelta(4, 2, 'o'));
 
@@ -29,14 +29,14 @@ const states: Record<string, () => RunState> = {
   gap: () =>
     applyEvent(
       withDeltas(mergeSnapshot(initialRunState('run-1'), snap5)),
-      operationEvent(8, modelRequest('completed')),
+      operationEvent(8, modelRequestOperation('completed')),
     ),
   terminal: () =>
     mergeSnapshot(
       initialRunState('run-1'),
       snapshot(
         5,
-        { status: 'completed', owner: null, lastOperation: modelRequest('completed') },
+        { status: 'completed', owner: null, lastOperation: modelRequestOperation('completed') },
         checkpoint(4),
       ),
     ),
@@ -49,18 +49,20 @@ const inputs: Record<string, Input> = {
   'snapshot newer (7)': {
     snapshot: snapshot(
       7,
-      { lastOperation: modelRequest('first-output') },
+      { lastOperation: modelRequestOperation('first-output') },
       checkpoint(7, textMessage('Hello wo')),
     ),
   },
-  'durable duplicate (5)': { event: operationEvent(5, modelRequest('first-output')) },
+  'durable duplicate (5)': { event: operationEvent(5, modelRequestOperation('first-output')) },
   'durable next (6)': { event: checkpointEvent(6, textMessage('Hello')) },
-  'durable gap (8)': { event: operationEvent(8, modelRequest('completed')) },
+  'durable gap (8)': { event: operationEvent(8, modelRequestOperation('completed')) },
   'delta next (4:3)': { event: textDelta(4, 3, '!') },
   'delta duplicate (4:2)': { event: textDelta(4, 2, 'o') },
   'delta seq gap (4:4)': { event: textDelta(4, 4, '?') },
   'delta other base (6:1)': { event: textDelta(6, 1, '?') },
-  'other run': { event: { ...operationEvent(6, modelRequest('completed')), runId: 'run-2' } },
+  'other run': {
+    event: { ...operationEvent(6, modelRequestOperation('completed')), runId: 'run-2' },
+  },
 };
 
 interface Expected {
@@ -169,20 +171,20 @@ describe('merge rules table (state × input)', () => {
 describe('applyEvent', () => {
   it('reproduces the run record the store would hold', () => {
     let state = mergeSnapshot(initialRunState('run-1'), snapshot(2));
-    state = applyEvent(state, operationEvent(3, modelRequest('started')));
+    state = applyEvent(state, operationEvent(3, modelRequestOperation('started')));
     state = applyEvent(state, statusEvent(4, 'failed', { code: 'provider_failure' }));
     expect(state.run).toEqual({
       ...snapshot(4).run,
       status: 'failed',
       failure: { code: 'provider_failure' },
-      lastOperation: modelRequest('started'),
+      lastOperation: modelRequestOperation('started'),
     });
   });
 
   it('keeps the overlay across operation events, drops it on a checkpoint and on a terminal status', () => {
     let state = mergeSnapshot(initialRunState('run-1'), snapshot(5, {}, checkpoint(4)));
     state = applyEvent(state, textDelta(4, 1, 'lo'));
-    state = applyEvent(state, operationEvent(6, modelRequest('first-output')));
+    state = applyEvent(state, operationEvent(6, modelRequestOperation('first-output')));
     expect(state.live?.seq).toBe(1);
     expect(textOf(state)).toBe('Hello');
     const checkpointed = applyEvent(state, checkpointEvent(7, textMessage('Hello')));
@@ -203,10 +205,10 @@ describe('applyEvent', () => {
 
   it('applies held events once the revisions before them arrive', () => {
     let state = mergeSnapshot(initialRunState('run-1'), snapshot(5));
-    state = applyEvent(state, operationEvent(7, modelRequest('first-output')));
-    state = applyEvent(state, operationEvent(8, modelRequest('completed')));
+    state = applyEvent(state, operationEvent(7, modelRequestOperation('first-output')));
+    state = applyEvent(state, operationEvent(8, modelRequestOperation('completed')));
     expect(state.phase).toBe('gap');
-    state = applyEvent(state, operationEvent(6, modelRequest('started')));
+    state = applyEvent(state, operationEvent(6, modelRequestOperation('started')));
     expect(state.phase).toBe('synced');
     expect(state.revision).toBe(8);
     expect(state.run?.lastOperation?.phase).toBe('completed');

@@ -1,9 +1,16 @@
+import {
+  at,
+  checkpoint,
+  modelRequestOperation,
+  operationEvent,
+  snapshot,
+  textDelta,
+} from '@runlight/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import { RunlightClientError } from '../errors/runlight-client-error';
 import type { RunState } from '../run-state';
 import { FakeServer, sse } from './fake-server';
-import { at, checkpoint, modelRequest, operationEvent, snapshot, textDelta } from './fixtures';
 
 /** Generous on a loaded machine: waits are for events, not for speed. */
 const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
@@ -16,7 +23,11 @@ const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: numb
  */
 async function liveStore() {
   const server = new FakeServer(
-    snapshot(5, { lastOperation: modelRequest('started', { startedAt: at(-90) }) }, checkpoint(4)),
+    snapshot(
+      5,
+      { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
+      checkpoint(4),
+    ),
   );
   const client = createRunlightClient({
     baseUrl: 'http://runlight.test',
@@ -47,7 +58,7 @@ async function badMessage(text: string) {
   const error = store.getState().error!;
   expect(RunlightClientError.isInstance(error)).toBe(true);
   expectKept(store.getState(), good);
-  server.last.send(sse(operationEvent(6, modelRequest('first-output'))));
+  server.last.send(sse(operationEvent(6, modelRequestOperation('first-output'))));
   await waitFor(() => expect(store.getState().revision).toBe(6));
   unsubscribe();
   return error;
@@ -84,7 +95,7 @@ describe('bad input', () => {
   });
 
   it('truncated JSON → malformed-json on the data field', async () => {
-    const text = sse(operationEvent(6, modelRequest('first-output')));
+    const text = sse(operationEvent(6, modelRequestOperation('first-output')));
     const cut = `${text.slice(0, text.indexOf('"operation"'))}\n\n`;
     const error = await badMessage(cut);
     expect(error).toMatchObject({ kind: 'malformed-json', field: 'data' });
@@ -106,9 +117,9 @@ describe('bad input', () => {
 
   it('a revision going backwards on one connection → revision-backwards', async () => {
     const { server, store, unsubscribe, good } = await liveStore();
-    server.last.send(sse(operationEvent(7, modelRequest('completed'))));
+    server.last.send(sse(operationEvent(7, modelRequestOperation('completed'))));
     await waitFor(() => expect(store.getState().phase).toBe('gap'));
-    server.last.send(sse(operationEvent(6, modelRequest('first-output'))));
+    server.last.send(sse(operationEvent(6, modelRequestOperation('first-output'))));
     await waitFor(() => expect(store.getState().error?.kind).toBe('revision-backwards'));
     expect(store.getState().error?.field).toBe('revision');
     expect(store.getState().run).toBe(good.run);
@@ -142,7 +153,7 @@ describe('bad input', () => {
 
   it('an event of another run → run-mismatch', async () => {
     const error = await badMessage(
-      sse({ ...operationEvent(6, modelRequest('first-output')), runId: 'run-2' }),
+      sse({ ...operationEvent(6, modelRequestOperation('first-output')), runId: 'run-2' }),
     );
     expect(error).toMatchObject({ kind: 'run-mismatch', field: 'runId' });
   });

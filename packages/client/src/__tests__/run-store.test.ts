@@ -1,3 +1,13 @@
+import {
+  at,
+  checkpoint,
+  modelRequestOperation,
+  operationEvent,
+  snapshot,
+  statusEvent,
+  textDelta,
+  textMessage,
+} from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient, type RunlightClientOptions } from '../create-runlight-client';
 import { RunlightClientError } from '../errors/runlight-client-error';
@@ -5,23 +15,17 @@ import type { RunState } from '../run-state';
 import { selectActivity } from '../select-activity';
 import { selectMessage } from '../select-message';
 import { FakeServer, sse } from './fake-server';
-import {
-  at,
-  checkpoint,
-  modelRequest,
-  operationEvent,
-  snapshot,
-  statusEvent,
-  textDelta,
-  textMessage,
-} from './fixtures';
 
 /** Generous on a loaded machine: waits are for events, not for speed. */
 const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
   vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
 
 const base = () =>
-  snapshot(5, { lastOperation: modelRequest('started', { startedAt: at(-90) }) }, checkpoint(4));
+  snapshot(
+    5,
+    { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
+    checkpoint(4),
+  );
 
 function setup(options: Partial<RunlightClientOptions> = {}) {
   const server = new FakeServer(base());
@@ -63,7 +67,7 @@ describe('RunStore', () => {
     await live(store);
     const before = seen.length;
     server.last.send(
-      sse(operationEvent(6, modelRequest('first-output'))) +
+      sse(operationEvent(6, modelRequestOperation('first-output'))) +
         sse(textDelta(4, 1, 'lo')) +
         sse(textDelta(4, 2, ' world')),
     );
@@ -72,7 +76,8 @@ describe('RunStore', () => {
     expect(seen.length).toBe(before + 1);
     const state = store.getState();
     server.last.send(
-      sse(operationEvent(6, modelRequest('first-output'))) + sse(textDelta(4, 2, ' world')),
+      sse(operationEvent(6, modelRequestOperation('first-output'))) +
+        sse(textDelta(4, 2, ' world')),
     );
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(store.getState()).toBe(state);
@@ -110,10 +115,10 @@ describe('RunStore', () => {
     await live(store);
     server.snapshot = snapshot(
       7,
-      { lastOperation: modelRequest('first-output') },
+      { lastOperation: modelRequestOperation('first-output') },
       checkpoint(7, textMessage('Hello')),
     );
-    server.last.send(sse(operationEvent(8, modelRequest('completed'))));
+    server.last.send(sse(operationEvent(8, modelRequestOperation('completed'))));
     await waitFor(() => expect(store.getState().revision).toBe(8));
     expect(server.snapshotLoads).toBe(2);
     expect(store.getState().phase).toBe('synced');
@@ -139,7 +144,7 @@ describe('RunStore', () => {
     const { server, store, unsubscribe } = setup();
     await live(store);
     server.last.send(
-      sse(operationEvent(6, modelRequest('completed'))) + sse(statusEvent(7, 'completed')),
+      sse(operationEvent(6, modelRequestOperation('completed'))) + sse(statusEvent(7, 'completed')),
     );
     server.last.end();
     await waitFor(() => expect(store.getState().connection).toBe('closed'));

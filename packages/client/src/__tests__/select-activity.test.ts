@@ -1,11 +1,18 @@
 import type { AgentRun, AssistantCheckpoint } from '@runlight/protocol';
+import {
+  at,
+  checkpoint,
+  compactionOperation,
+  modelRequestOperation,
+  snapshot,
+  textDelta,
+} from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
 import { applyEvent } from '../apply-event';
 import { mergeSnapshot } from '../merge-snapshot';
 import { initialRunState } from '../run-state';
 import { type ActivityKind, selectActivity } from '../select-activity';
 import { selectElapsedMs } from '../select-elapsed-ms';
-import { at, checkpoint, compaction, modelRequest, snapshot, textDelta } from './fixtures';
 
 const approvalMessage: AssistantCheckpoint['message'] = {
   id: 'msg-1',
@@ -31,44 +38,44 @@ const cases: Array<{
   { name: 'queued run', run: { status: 'queued', owner: null, fencingToken: 0 }, kind: 'queued' },
   {
     name: 'compaction started',
-    run: { lastOperation: compaction('started') },
+    run: { lastOperation: compactionOperation('started') },
     kind: 'compacting',
     since: at(1),
   },
   {
     name: 'model request started',
-    run: { lastOperation: modelRequest('started', { startedAt: at(-300) }) },
+    run: { lastOperation: modelRequestOperation('started', { startedAt: at(-300) }) },
     kind: 'waiting-for-model',
     since: at(-300),
   },
   {
     name: 'first output',
-    run: { lastOperation: modelRequest('first-output', { firstOutputAt: at(7) }) },
+    run: { lastOperation: modelRequestOperation('first-output', { firstOutputAt: at(7) }) },
     kind: 'streaming',
     since: at(7),
   },
   {
     name: 'approval requested after the request ended',
-    run: { lastOperation: modelRequest('completed', { endedAt: at(9) }) },
+    run: { lastOperation: modelRequestOperation('completed', { endedAt: at(9) }) },
     assistant: checkpoint(4, approvalMessage),
     kind: 'awaiting-approval',
     since: at(9),
   },
   {
     name: 'no operation in flight',
-    run: { lastOperation: compaction('completed') },
+    run: { lastOperation: compactionOperation('completed') },
     kind: 'working',
     since: at(2),
   },
   { name: 'acquired, nothing recorded yet', run: {}, kind: 'working' },
   {
     name: 'completed',
-    run: { status: 'completed', lastOperation: modelRequest('completed') },
+    run: { status: 'completed', lastOperation: modelRequestOperation('completed') },
     kind: 'completed',
   },
   {
     name: 'cancelled',
-    run: { status: 'cancelled', lastOperation: modelRequest('cancelled') },
+    run: { status: 'cancelled', lastOperation: modelRequestOperation('cancelled') },
     kind: 'cancelled',
   },
 ];
@@ -94,7 +101,7 @@ describe('selectActivity', () => {
     const failure = { code: 'provider_failure' as const, operationId: 'req-step-0' };
     const state = mergeSnapshot(
       initialRunState('run-1'),
-      snapshot(5, { status: 'failed', failure, lastOperation: modelRequest('failed') }),
+      snapshot(5, { status: 'failed', failure, lastOperation: modelRequestOperation('failed') }),
     );
     expect(selectActivity(state)).toMatchObject({
       kind: 'failed',
@@ -106,7 +113,7 @@ describe('selectActivity', () => {
   it('returns the same object across text deltas (no re-render per delta)', () => {
     let state = mergeSnapshot(
       initialRunState('run-1'),
-      snapshot(5, { lastOperation: modelRequest('first-output') }, checkpoint(4)),
+      snapshot(5, { lastOperation: modelRequestOperation('first-output') }, checkpoint(4)),
     );
     const first = selectActivity(state);
     state = applyEvent(state, textDelta(4, 1, 'lo'));
@@ -117,7 +124,7 @@ describe('selectActivity', () => {
   it('adds elapsed time on the estimated server clock when asked', () => {
     const state = mergeSnapshot(
       initialRunState('run-1'),
-      snapshot(5, { lastOperation: modelRequest('started', { startedAt: at(0) }) }),
+      snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(0) }) }),
       // The client clock is 60 s behind the server.
       { clockOffsetMs: 60_000 },
     );

@@ -1,3 +1,11 @@
+import {
+  at,
+  modelRequestOperation,
+  operationEvent,
+  RUN_ID,
+  snapshot,
+  textDelta,
+} from '@runlight/test-utils';
 import { cleanup, render, screen } from '@testing-library/react';
 import { Component, type ReactNode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -5,7 +13,6 @@ import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
 import { useRun } from '../use-run';
 import { useSuspenseRun } from '../use-suspense-run';
-import { at, modelRequest, operationEvent, RUN_ID, snapshot, textDelta } from './fixtures';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -43,7 +50,9 @@ const badSnapshots: Array<[string, { json: unknown } | { text: string }, string]
   ],
   [
     'a started operation with an end time',
-    { json: snapshot(5, { lastOperation: { ...modelRequest('started'), endedAt: at(3) } }) },
+    {
+      json: snapshot(5, { lastOperation: { ...modelRequestOperation('started'), endedAt: at(3) } }),
+    },
     'invalid-snapshot',
   ],
   ['a truncated body', { text: '{"run": {"id": "run-1", "sta' }, 'malformed-json'],
@@ -92,7 +101,7 @@ describe('bad data from the server', () => {
   it('bad events mid-stream keep the last good state on screen and later good events apply', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('first-output') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('first-output') }),
     });
     render(
       <Boundary>
@@ -106,7 +115,7 @@ describe('bad data from the server', () => {
     await settle();
     server.sendRaw('event: run-delta\ndata: {"type":"run-delta","runId":"run-1","baseRe\n\n');
     server.sendRaw(
-      `event: run-operation\nid: 6\ndata: ${JSON.stringify({ ...operationEvent(6, modelRequest('first-output')), operation: { kind: 'model-request' } })}\n\n`,
+      `event: run-operation\nid: 6\ndata: ${JSON.stringify({ ...operationEvent(6, modelRequestOperation('first-output')), operation: { kind: 'model-request' } })}\n\n`,
     );
     server.sendRaw('event: surprise\ndata: {}\n\n');
     await settle();
@@ -116,7 +125,7 @@ describe('bad data from the server', () => {
     expect(status.getAttribute('data-error')).not.toBeNull();
     expect(screen.getByTestId('transcript').textContent).toBe('Hello');
     server.send(textDelta(0, 2, ', world'));
-    server.send(operationEvent(6, modelRequest('completed')));
+    server.send(operationEvent(6, modelRequestOperation('completed')));
     await settle();
     expect(screen.getByTestId('transcript').textContent).toBe('Hello, world');
     expect(status.getAttribute('data-activity')).toBe('working');

@@ -1,3 +1,4 @@
+import { at, modelRequestOperation, RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, render } from '@testing-library/react';
 import fc from 'fast-check';
 import { Fragment, StrictMode } from 'react';
@@ -5,7 +6,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
 import { useRun } from '../use-run';
-import { at, modelRequest, RUN_ID, snapshot } from './fixtures';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -65,7 +65,7 @@ describe('connection ref-counting (property)', () => {
         async (strict, commands) => {
           useFakeClock(at(10));
           const { wrapper, server } = harness({
-            json: snapshot(5, { lastOperation: modelRequest('started') }),
+            json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
           });
           const Wrap = strict ? StrictMode : Fragment;
           const mounted: Record<string, boolean> = {};

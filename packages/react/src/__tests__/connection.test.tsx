@@ -1,3 +1,4 @@
+import { at, modelRequestOperation, operationEvent, RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, render, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -5,7 +6,6 @@ import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
 import { useRun } from '../use-run';
 import { useRunConnection } from '../use-run-connection';
-import { at, modelRequest, operationEvent, RUN_ID, snapshot } from './fixtures';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -27,7 +27,7 @@ describe('live connection', () => {
   it('opens exactly one events request for StrictMode and several components on one run', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     render(
       <StrictMode>
@@ -43,7 +43,7 @@ describe('live connection', () => {
     expect(server.openStreams()).toBe(1);
     expect(screen.getByTestId('connection').textContent).toBe('live');
     // The one stream feeds every component.
-    server.send(operationEvent(6, modelRequest('first-output')));
+    server.send(operationEvent(6, modelRequestOperation('first-output')));
     await settle();
     expect(screen.getByRole('status').getAttribute('data-activity')).toBe('streaming');
     expect(screen.getByRole('img').getAttribute('data-activity')).toBe('streaming');
@@ -52,7 +52,7 @@ describe('live connection', () => {
   it('keeps the one connection when a component remounts, and closes it after the last one leaves', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     const view = render(<RunStatus key="a" runId={RUN_ID} />, { wrapper });
     await settle();
@@ -85,7 +85,7 @@ describe('live connection', () => {
   it('reconnects after the server drops the stream, resuming without a new snapshot', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     render(<Connection />, { wrapper });
     await settle();

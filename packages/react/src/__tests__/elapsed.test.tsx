@@ -1,8 +1,8 @@
+import { at, modelRequestOperation, RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunStatus } from '../run-status';
 import { useElapsed } from '../use-elapsed';
-import { at, modelRequest, RUN_ID, snapshot } from './fixtures';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -17,7 +17,7 @@ describe('elapsed time', () => {
   it('keeps counting from startedAt across an unmount and a remount', async () => {
     useFakeClock(at(4));
     const { wrapper } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started', { startedAt: 1 }) }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(1) }) }),
     });
     const first = render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
@@ -34,7 +34,7 @@ describe('elapsed time', () => {
   it('keeps counting from startedAt across a reconnect and a snapshot reload (reset)', async () => {
     useFakeClock(at(4));
     const { wrapper, server } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started', { startedAt: 1 }) }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(1) }) }),
     });
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();

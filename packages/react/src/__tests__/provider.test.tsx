@@ -1,4 +1,5 @@
 import { createRunlightClient } from '@runlight/client';
+import { at, modelRequestOperation, operationEvent, RUN_ID, snapshot } from '@runlight/test-utils';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render, renderHook, screen } from '@testing-library/react';
 import { Suspense } from 'react';
@@ -15,7 +16,6 @@ import { useRunConnection } from '../use-run-connection';
 import { useRunOperation } from '../use-run-operation';
 import { useSuspenseRun } from '../use-suspense-run';
 import { fakeRunServer } from './fake-run-server';
-import { at, modelRequest, operationEvent, RUN_ID, snapshot } from './fixtures';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -61,7 +61,7 @@ describe('snapshots through TanStack Query', () => {
   it('the store loads its snapshot into the query cache under one key per run', async () => {
     useFakeClock(at(10));
     const { wrapper, server, queryClient } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
@@ -74,7 +74,7 @@ describe('snapshots through TanStack Query', () => {
   it('a Suspense reader and a store subscriber share one snapshot request', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     render(
       <>
@@ -95,7 +95,7 @@ describe('snapshots through TanStack Query', () => {
   it('prefetchRun fills the cache before rendering; the store starts from it without a request', async () => {
     useFakeClock(at(10));
     const { wrapper, server, queryClient, client } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     await prefetchRun(queryClient, client, RUN_ID);
     expect(server.requests.snapshot).toBe(1);
@@ -111,7 +111,7 @@ describe('snapshots through TanStack Query', () => {
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
     expect(server.requests.snapshot).toBe(1);
-    server.setSnapshot({ json: snapshot(5, { lastOperation: modelRequest('started') }) });
+    server.setSnapshot({ json: snapshot(5, { lastOperation: modelRequestOperation('started') }) });
     await advance(1000); // TanStack Query's first retry delay
     expect(server.requests.snapshot).toBe(2);
     expect(screen.getByRole('status').getAttribute('data-activity')).toBe('waiting-for-model');
@@ -136,12 +136,14 @@ describe('snapshots through TanStack Query', () => {
   it('a gap reloads the snapshot through the cache, which then holds the newer revision', async () => {
     useFakeClock(at(10));
     const { wrapper, server, queryClient } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
-    server.setSnapshot({ json: snapshot(7, { lastOperation: modelRequest('completed') }) });
-    server.send(operationEvent(7, modelRequest('completed'))); // revision 6 never arrived
+    server.setSnapshot({
+      json: snapshot(7, { lastOperation: modelRequestOperation('completed') }),
+    });
+    server.send(operationEvent(7, modelRequestOperation('completed'))); // revision 6 never arrived
     await settle();
     expect(server.requests.snapshot).toBe(2);
     expect(queryClient.getQueryData(runQueryKey(RUN_ID))).toMatchObject({
@@ -152,7 +154,9 @@ describe('snapshots through TanStack Query', () => {
 
   it('creates its own QueryClient when none is given', async () => {
     useFakeClock(at(10));
-    const server = fakeRunServer({ json: snapshot(5, { lastOperation: modelRequest('started') }) });
+    const server = fakeRunServer({
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
+    });
     const client = createRunlightClient({
       baseUrl: 'http://runlight.test/api',
       fetch: server.fetch,

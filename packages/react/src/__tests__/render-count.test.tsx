@@ -1,21 +1,21 @@
 import { type RunState, selectMessage } from '@runlight/client';
-import { cleanup, render, screen } from '@testing-library/react';
-import { Profiler } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RunStatus } from '../run-status';
-import { useRun } from '../use-run';
-import { useRunActivity } from '../use-run-activity';
 import {
   at,
   checkpointEvent,
-  modelRequest,
+  modelRequestOperation,
   operationEvent,
   RUN_ID,
   snapshot,
   statusEvent,
   textDelta,
   textMessage,
-} from './fixtures';
+} from '@runlight/test-utils';
+import { cleanup, render, screen } from '@testing-library/react';
+import { Profiler } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RunStatus } from '../run-status';
+import { useRun } from '../use-run';
+import { useRunActivity } from '../use-run-activity';
 import { harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -48,7 +48,7 @@ describe('render counts', () => {
   it('streams 1,000 text deltas: RunStatus renders once per activity change (+1), the transcript renders the text', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(3, { lastOperation: modelRequest('started', { startedAt: 2 }) }),
+      json: snapshot(3, { lastOperation: modelRequestOperation('started', { startedAt: at(2) }) }),
     });
     let statusCommits = 0;
     let transcriptRenders = 0;
@@ -65,7 +65,10 @@ describe('render counts', () => {
     );
     await settle();
     server.send(
-      operationEvent(4, modelRequest('first-output', { startedAt: 2, firstOutputAt: 3 })),
+      operationEvent(
+        4,
+        modelRequestOperation('first-output', { startedAt: at(2), firstOutputAt: at(3) }),
+      ),
     );
     await settle(1);
     let expected = '';
@@ -85,7 +88,14 @@ describe('render counts', () => {
       await settle(1);
     }
     server.send(
-      operationEvent(6, modelRequest('completed', { startedAt: 2, firstOutputAt: 3, endedAt: 9 })),
+      operationEvent(
+        6,
+        modelRequestOperation('completed', {
+          startedAt: at(2),
+          firstOutputAt: at(3),
+          endedAt: at(9),
+        }),
+      ),
     );
     server.send(
       checkpointEvent(7, {
@@ -110,7 +120,7 @@ describe('render counts', () => {
   it('a selector re-renders only when its slice changes', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(3, { lastOperation: modelRequest('first-output') }),
+      json: snapshot(3, { lastOperation: modelRequestOperation('first-output') }),
     });
     const renders = { count: 0 };
     render(<PartCount renders={renders} />, { wrapper });

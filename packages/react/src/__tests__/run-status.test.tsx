@@ -1,11 +1,18 @@
 import type { AgentRun, AssistantCheckpoint, FailureCode } from '@runlight/protocol';
 import { FAILURE_CODES } from '@runlight/protocol';
+import {
+  at,
+  compactionOperation,
+  modelRequestOperation,
+  RUN_ID,
+  snapshot,
+} from '@runlight/test-utils';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
 import { defaultRunStatusLabels } from '../run-status-labels';
-import { approvalMessage, at, compaction, modelRequest, RUN_ID, snapshot } from './fixtures';
+import { approvalMessage } from './fixtures';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -37,7 +44,13 @@ const kinds: Array<{
   },
   {
     kind: 'compacting',
-    run: { lastOperation: compaction(4) },
+    run: {
+      lastOperation: compactionOperation('started', {
+        id: 'compact-step-0',
+        step: 0,
+        startedAt: at(4),
+      }),
+    },
     label: 'Compacting the context',
     from: 'startedAt T0+4',
     shown: '6.0 s',
@@ -45,7 +58,7 @@ const kinds: Array<{
   },
   {
     kind: 'waiting-for-model',
-    run: { lastOperation: modelRequest('started', { startedAt: 3 }) },
+    run: { lastOperation: modelRequestOperation('started', { startedAt: at(3) }) },
     label: 'Waiting for the model',
     from: 'startedAt T0+3',
     shown: '7.0 s',
@@ -53,7 +66,12 @@ const kinds: Array<{
   },
   {
     kind: 'streaming',
-    run: { lastOperation: modelRequest('first-output', { startedAt: 3, firstOutputAt: 8.8 }) },
+    run: {
+      lastOperation: modelRequestOperation('first-output', {
+        startedAt: at(3),
+        firstOutputAt: at(8.8),
+      }),
+    },
     label: 'Writing the answer',
     from: 'firstOutputAt T0+8.8',
     shown: '1.2 s',
@@ -61,7 +79,7 @@ const kinds: Array<{
   },
   {
     kind: 'awaiting-approval',
-    run: { lastOperation: modelRequest('completed', { endedAt: 6 }) },
+    run: { lastOperation: modelRequestOperation('completed', { endedAt: at(6) }) },
     assistant: { revision: 4, message: approvalMessage },
     label: 'Waiting for your approval',
     from: 'endedAt T0+6',
@@ -70,7 +88,7 @@ const kinds: Array<{
   },
   {
     kind: 'working',
-    run: { lastOperation: modelRequest('completed', { endedAt: 9 }) },
+    run: { lastOperation: modelRequestOperation('completed', { endedAt: at(9) }) },
     label: 'Working',
     from: 'endedAt T0+9',
     shown: '1.0 s',
@@ -129,7 +147,7 @@ describe('RunStatus', () => {
     useFakeClock(at(10));
     const { wrapper } = harness({
       json: {
-        ...snapshot(5, { lastOperation: modelRequest('started', { startedAt: 3 }) }),
+        ...snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(3) }) }),
         serverTime: at(15),
       },
     });
@@ -142,7 +160,7 @@ describe('RunStatus', () => {
   it('never shows a negative time when the start lies ahead of the client clock', async () => {
     useFakeClock(at(10));
     const { wrapper } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started', { startedAt: 30 }) }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(30) }) }),
     });
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
@@ -172,7 +190,9 @@ describe('RunStatus', () => {
 
   it('is a polite live region whose ticking time is hidden from screen readers', async () => {
     useFakeClock(at(10));
-    const { wrapper } = harness({ json: snapshot(5, { lastOperation: modelRequest('started') }) });
+    const { wrapper } = harness({
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
+    });
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
     const status = screen.getByRole('status');
@@ -206,7 +226,7 @@ describe('RunStatus', () => {
   it('renders headless through a render prop, inside the same live region', async () => {
     useFakeClock(at(10));
     const { wrapper } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started', { startedAt: 4 }) }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(4) }) }),
     });
     render(
       <RunStatus runId={RUN_ID}>
@@ -227,7 +247,7 @@ describe('RunStatus', () => {
   it('renders as its child element with asChild, merging class names', async () => {
     useFakeClock(at(10));
     const { wrapper } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started', { startedAt: 4 }) }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(4) }) }),
     });
     render(
       <RunStatus runId={RUN_ID} asChild className="from-status" unstyled>
@@ -248,7 +268,7 @@ describe('OperationIndicator', () => {
   it('has the status as its accessible name and spins only while the run is busy', async () => {
     useFakeClock(at(10));
     const { wrapper, server } = harness({
-      json: snapshot(5, { lastOperation: modelRequest('started') }),
+      json: snapshot(5, { lastOperation: modelRequestOperation('started') }),
     });
     render(<OperationIndicator runId={RUN_ID} />, { wrapper });
     await settle();

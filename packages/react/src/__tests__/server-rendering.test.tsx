@@ -1,4 +1,5 @@
 import { createRunlightClient } from '@runlight/client';
+import { at, modelRequestOperation, RUN_ID, snapshot } from '@runlight/test-utils';
 import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import { act, cleanup } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
@@ -9,7 +10,6 @@ import { prefetchRun, runQueryKey } from '../run-query';
 import { RunStatus } from '../run-status';
 import { RunlightProvider } from '../runlight-provider';
 import { fakeRunServer } from './fake-run-server';
-import { at, modelRequest, RUN_ID, snapshot } from './fixtures';
 import { settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -33,7 +33,7 @@ describe('server rendering', () => {
     useFakeClock(at(10));
     const server = fakeRunServer({
       json: {
-        ...snapshot(5, { lastOperation: modelRequest('started', { startedAt: 4 }) }),
+        ...snapshot(5, { lastOperation: modelRequestOperation('started', { startedAt: at(4) }) }),
         serverTime: at(12),
       },
     });

@@ -1,9 +1,9 @@
+import { at, RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
 import { runlightCss } from '../runlight-css';
-import { at, RUN_ID, snapshot } from './fixtures';
 import { harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
