@@ -1,4 +1,10 @@
 import { createRunlightClient, type RunState, selectMessage } from '@runlight/client';
+import {
+  modelRequestOperation as modelRequest,
+  RUN_ID,
+  snapshot,
+  textDelta,
+} from '@runlight/test-utils';
 import { QueryClient } from '@tanstack/react-query';
 import {
   Profiler,
@@ -11,7 +17,6 @@ import {
 import { createRoot } from 'react-dom/client';
 import { afterAll, bench, describe } from 'vitest';
 import { fakeRunServer } from '../src/__tests__/fake-run-server';
-import { modelRequest, RUN_ID, snapshot, textDelta } from '../src/__tests__/fixtures';
 import { RunStatus } from '../src/run-status';
 import { RunlightContext } from '../src/runlight-context';
 import { RunlightProvider } from '../src/runlight-provider';

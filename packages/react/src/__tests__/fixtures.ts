@@ -5,15 +5,6 @@ import type { UIMessage } from '@runlight/protocol';
  * from `@runlight/test-utils` directly.
  */
 
-// Re-exported only for `bench/render.bench.tsx`, which imports them from here; once it imports
-// from `@runlight/test-utils`, drop this line.
-export {
-  modelRequestOperation as modelRequest,
-  RUN_ID,
-  snapshot,
-  textDelta,
-} from '@runlight/test-utils';
-
 /** An assistant message whose one tool call waits for the user's approval. */
 export const approvalMessage: UIMessage = {
   id: 'msg-1',
