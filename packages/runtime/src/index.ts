@@ -1,3 +1,4 @@
+export { CallbackResultError } from './errors/callback-result-error';
 export type { FencingReason } from './errors/fencing-error';
 export { FencingError } from './errors/fencing-error';
 export type { TransitionRule } from './errors/invalid-transition-error';

@@ -1,9 +1,10 @@
 import type { RunOperation } from '@runlight/protocol';
 import type { ModelMessage } from 'ai';
+import { parseCompactResult } from './compact-result';
 import { type ExecutionContext, now } from './execution-context';
 import { RunStoppedError } from './execution-stop';
 import type { OperationRecorder } from './operation-recorder';
-import type { CompactFunction } from './run-options';
+import type { CompactFunction, CompactResult } from './run-options';
 
 /**
  * Runs the configured `compact` callback for `step` as a durable `compaction` operation
@@ -33,9 +34,11 @@ export async function runCompaction(
     startedAt: now(),
   };
   await recorder.recordOrStop(operation);
-  let result: Awaited<ReturnType<typeof compact>>;
+  let result: CompactResult;
   try {
-    result = await compact({ messages, step, signal: context.controller.signal });
+    result = parseCompactResult(
+      await compact({ messages, step, signal: context.controller.signal }),
+    );
   } catch (error) {
     const cancelled = stop.aborted();
     await recorder.endOperation(operation.id, cancelled ? 'cancelled' : 'failed');

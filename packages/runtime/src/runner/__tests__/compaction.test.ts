@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CallbackResultError } from '../../errors/callback-result-error';
 import { scriptedModel } from '../../testing/scripted-model';
 import type { CompactFunction } from '../run-options';
 import { harness, user } from './harness';
@@ -85,4 +86,32 @@ describe('compaction', () => {
       ['compaction', 'cancelled'],
     ]);
   });
+
+  it.each([
+    ['compacted without messages', { status: 'compacted' }, 'messages'],
+    ['compacted with no message', { status: 'compacted', messages: [] }, 'messages'],
+    [
+      'compacted with a message without a role',
+      { status: 'compacted', messages: [{}] },
+      'messages.0.role',
+    ],
+    ['an unknown status', { status: 'maybe' }, 'status'],
+    ['nothing at all', undefined, '(result)'],
+  ])(
+    'a callback returning %s fails compaction_failure, never a claim of not_needed',
+    async (_name, value, path) => {
+      const { h, model, run: result } = await run(() => value as never);
+      expect(model.doStreamCalls).toEqual([]);
+      expect(result.failure).toEqual({
+        code: 'compaction_failure',
+        operationId: h.operations()[0]?.id,
+      });
+      expect(h.operations().map((operation) => operation.phase)).toEqual(['started', 'failed']);
+      const logged = h.logs.find((entry) => CallbackResultError.isInstance(entry.error));
+      expect(logged?.error).toMatchObject({ callback: 'compact' });
+      expect((logged?.error as CallbackResultError).issues.map((issue) => issue.path)).toContain(
+        path,
+      );
+    },
+  );
 });
