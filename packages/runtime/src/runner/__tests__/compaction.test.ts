@@ -107,11 +107,10 @@ describe('compaction', () => {
         operationId: h.operations()[0]?.id,
       });
       expect(h.operations().map((operation) => operation.phase)).toEqual(['started', 'failed']);
-      const logged = h.logs.find((entry) => CallbackResultError.isInstance(entry.error));
-      expect(logged?.error).toMatchObject({ callback: 'compact' });
-      expect((logged?.error as CallbackResultError).issues.map((issue) => issue.path)).toContain(
-        path,
-      );
+      const logged = h.logs.map((entry) => entry.error).find(CallbackResultError.isInstance);
+      if (!logged) throw new Error('the invalid result was not logged as a CallbackResultError');
+      expect(logged.callback).toBe('compact');
+      expect(logged.issues.map((issue) => issue.path)).toContain(path);
     },
   );
 });
