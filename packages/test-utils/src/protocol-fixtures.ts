@@ -218,3 +218,18 @@ export function textDelta(
 ): RunDeltaEvent {
   return delta(baseRevision, seq, { type: 'text-delta', id, delta: text });
 }
+
+/** An assistant message whose one tool call waits for the user's approval. */
+export const approvalMessage: UIMessage = {
+  id: 'msg-1',
+  role: 'assistant',
+  parts: [
+    {
+      type: 'tool-runCommand',
+      toolCallId: 'call-1',
+      state: 'approval-requested',
+      input: { cmd: 'ls' },
+      approval: { id: 'approval-1' },
+    },
+  ] as UIMessage['parts'],
+};

@@ -1,5 +1,6 @@
 import type { AgentRun, AssistantCheckpoint } from '@runlight/protocol';
 import {
+  approvalMessage,
   at,
   checkpoint,
   compactionOperation,
@@ -13,20 +14,6 @@ import { mergeSnapshot } from '../merge-snapshot';
 import { initialRunState } from '../run-state';
 import { type ActivityKind, selectActivity } from '../select-activity';
 import { selectElapsedMs } from '../select-elapsed-ms';
-
-const approvalMessage: AssistantCheckpoint['message'] = {
-  id: 'msg-1',
-  role: 'assistant',
-  parts: [
-    {
-      type: 'tool-runCommand',
-      toolCallId: 'call-1',
-      state: 'approval-requested',
-      input: { cmd: 'rm x' },
-      approval: { id: 'approval-1' },
-    },
-  ],
-};
 
 const cases: Array<{
   name: string;

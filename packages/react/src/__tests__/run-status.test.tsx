@@ -1,6 +1,7 @@
 import type { AgentRun, AssistantCheckpoint, FailureCode } from '@runlight/protocol';
 import { FAILURE_CODES } from '@runlight/protocol';
 import {
+  approvalMessage,
   at,
   compactionOperation,
   modelRequestOperation,
@@ -12,7 +13,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
 import { defaultRunStatusLabels } from '../run-status-labels';
-import { approvalMessage } from './fixtures';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
