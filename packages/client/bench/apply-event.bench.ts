@@ -28,6 +28,7 @@ const snapshot: RunSnapshot = {
     revision: 2,
     lastOperation: null,
     failure: null,
+    leaseExpiresAt: null,
     createdAt: T,
     updatedAt: T,
   },

@@ -70,6 +70,7 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
         state,
         runWith(
           run,
+          event,
           revision,
           event.at,
           event.operation,
@@ -87,6 +88,7 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
         state,
         runWith(
           run,
+          event,
           revision,
           event.at,
           run.lastOperation,
@@ -101,6 +103,7 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
     case 'run-status': {
       const next = runWith(
         run,
+        event,
         revision,
         event.at,
         run.lastOperation,
@@ -129,6 +132,7 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
 
 function runWith(
   run: AgentRun,
+  event: { leaseExpiresAt?: string | null | undefined },
   revision: number,
   updatedAt: string,
   lastOperation: AgentRun['lastOperation'],
@@ -145,6 +149,8 @@ function runWith(
     revision,
     lastOperation,
     failure,
+    // Events written before the lease was public carry none: keep what the client knew.
+    leaseExpiresAt: event.leaseExpiresAt === undefined ? run.leaseExpiresAt : event.leaseExpiresAt,
     createdAt: run.createdAt,
     updatedAt,
   };

@@ -13,7 +13,8 @@ export function isTerminalStatus(status: RunStatus): status is TerminalRunStatus
 
 /**
  * Failure codes name *who owned the failure*. A lost compare-and-set of the lifecycle is
- * `storage_conflict`, never `provider_failure`.
+ * `storage_conflict`, never `provider_failure`; a store that kept failing (it threw, timed out
+ * or refused the connection) after the runtime's bounded retries is `storage_unavailable`.
  */
 export const FAILURE_CODES = [
   'provider_failure',
@@ -21,6 +22,7 @@ export const FAILURE_CODES = [
   'tool_failure',
   'compaction_failure',
   'ownership_lost',
+  'storage_unavailable',
   'internal',
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -55,6 +57,12 @@ export const AgentRunSchema = z
     revision: Revision,
     lastOperation: RunOperationSchema.nullable(),
     failure: RunFailureSchema.nullable(),
+    /**
+     * When the current owner's lease expires (server wall clock), or null when nobody holds the
+     * run (queued, ended). Every owned mutation renews it. A non-terminal run whose lease has
+     * expired has a silent owner: its worker stopped responding.
+     */
+    leaseExpiresAt: TimestampSchema.nullable(),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })

@@ -39,6 +39,7 @@ export {
 } from './run-event';
 export type {
   CompactionOutcome,
+  ModelFailureReason,
   OperationKind,
   OperationPhase,
   RunOperation,
@@ -47,6 +48,7 @@ export type {
 export {
   COMPACTION_OUTCOMES,
   isTerminalPhase,
+  MODEL_FAILURE_REASONS,
   OPERATION_KINDS,
   OPERATION_PHASES,
   operationIdNamesStep,

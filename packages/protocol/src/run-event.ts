@@ -7,11 +7,17 @@ import { UIMessageChunkSchema } from './ui-message';
 
 const Revision = z.number().int('must be an integer').min(1, 'must be 1 or more');
 
-/** Fields every durable event carries: the run's new revision and when it was committed. */
+/**
+ * Fields every durable event carries: the run's new revision, when it was committed and — since
+ * every owned mutation renews the lease — when the owner's lease now expires (null: nobody
+ * holds the run). `leaseExpiresAt` is optional only so that events stored before it existed
+ * still parse; the reducer always writes it.
+ */
 const durable = {
   runId: RunIdSchema,
   revision: Revision,
   at: TimestampSchema,
+  leaseExpiresAt: TimestampSchema.nullable().optional(),
 };
 
 /** `lastOperation` was replaced by `operation`. */
@@ -36,13 +42,17 @@ export const AssistantCheckpointEventSchema = z
 export const RUN_STATUS_CHANGES = [
   'created',
   'acquired',
+  'lease-renewed',
   'completed',
   'failed',
   'cancelled',
 ] as const;
 export type RunStatusChange = (typeof RUN_STATUS_CHANGES)[number];
 
-/** The run was created, acquired (a lease, a new fencing token) or ended. */
+/**
+ * The run was created, acquired (a lease, a new fencing token), had its lease renewed by an
+ * idle owner (`lease-renewed`: nothing else changed) or ended.
+ */
 export const RunStatusEventSchema = z.strictObject({
   type: z.literal('run-status'),
   ...durable,

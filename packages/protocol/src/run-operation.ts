@@ -22,11 +22,24 @@ export const OPERATION_PHASES = [
 ] as const;
 export const TERMINAL_OPERATION_PHASES = ['completed', 'failed', 'cancelled'] as const;
 export const COMPACTION_OUTCOMES = ['compacted', 'not_needed'] as const;
+/**
+ * Why a model-request attempt failed, derived from status codes and error classes — never from
+ * provider text: `rate_limited` (429), `server_error` (5xx), `timeout`, `network` (reset,
+ * refused, DNS), `other`.
+ */
+export const MODEL_FAILURE_REASONS = [
+  'rate_limited',
+  'server_error',
+  'timeout',
+  'network',
+  'other',
+] as const;
 
 export type OperationKind = (typeof OPERATION_KINDS)[number];
 export type OperationPhase = (typeof OPERATION_PHASES)[number];
 export type TerminalOperationPhase = (typeof TERMINAL_OPERATION_PHASES)[number];
 export type CompactionOutcome = (typeof COMPACTION_OUTCOMES)[number];
+export type ModelFailureReason = (typeof MODEL_FAILURE_REASONS)[number];
 
 export function isTerminalPhase(phase: OperationPhase): phase is TerminalOperationPhase {
   return phase === 'completed' || phase === 'failed' || phase === 'cancelled';
@@ -56,6 +69,17 @@ const BaseOperationSchema = z.strictObject({
   firstOutputAt: TimestampSchema.optional(),
   endedAt: TimestampSchema.optional(),
   outcome: z.enum(COMPACTION_OUTCOMES).optional(),
+  /** Model requests: the one-based attempt of this step's request (every SDK retry is one). */
+  attempt: z.number().int('must be an integer').min(1, 'must be 1 or more').optional(),
+  /**
+   * Model requests after a retry: `startedAt` of the request's first attempt, so a wait is
+   * counted from when it really began.
+   */
+  requestStartedAt: TimestampSchema.optional(),
+  /** A failed model request: why, as a closed enum (never provider text). */
+  failureReason: z.enum(MODEL_FAILURE_REASONS).optional(),
+  /** A failed model request: true when the SDK will try again (a next attempt follows). */
+  willRetry: z.boolean().optional(),
 });
 
 /**
@@ -78,7 +102,14 @@ export const RunOperationSchema = BaseOperationSchema.superRefine((operation, co
     if (operation.outcome !== undefined) {
       issue('outcome', 'is only allowed on a compaction operation');
     }
+    if (operation.requestStartedAt !== undefined && (operation.attempt ?? 1) < 2) {
+      issue('requestStartedAt', 'is only allowed on an attempt after the first');
+    }
   } else {
+    for (const field of ['attempt', 'requestStartedAt', 'failureReason', 'willRetry'] as const) {
+      if (operation[field] !== undefined)
+        issue(field, 'is only allowed on a model-request operation');
+    }
     if (operation.phase === 'first-output') {
       issue('phase', 'first-output is not a phase of a compaction operation');
     }
@@ -104,6 +135,11 @@ export const RunOperationSchema = BaseOperationSchema.superRefine((operation, co
   }
   if (!terminal && operation.endedAt !== undefined) {
     issue('endedAt', `is not allowed in the non-terminal phase ${operation.phase}`);
+  }
+  if (operation.phase !== 'failed') {
+    if (operation.failureReason !== undefined)
+      issue('failureReason', 'is only allowed in phase failed');
+    if (operation.willRetry !== undefined) issue('willRetry', 'is only allowed in phase failed');
   }
 });
 

@@ -36,6 +36,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     tool_failure: 'A tool failed',
     compaction_failure: 'Compacting the context failed',
     ownership_lost: 'Another worker took over',
+    storage_unavailable: 'The run store was unavailable',
     internal: 'Internal error',
   },
   error: 'The run status could not be loaded',

@@ -53,8 +53,9 @@ export {
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
+  reduceRenewLease,
   reduceSaveAssistantCheckpoint,
 } from './store/reducer';
 export { RunMutationQueue } from './store/run-mutation-queue';
-export type { Lease, Mutation, StoredRun } from './store/stored-run';
-export { LeaseSchema, StoredRunSchema } from './store/stored-run';
+export type { Lease, Mutation, OperationCursor, StoredRun } from './store/stored-run';
+export { LeaseSchema, OperationCursorSchema, StoredRunSchema } from './store/stored-run';

@@ -100,6 +100,7 @@ export function run(revision: number, overrides: Partial<AgentRun> = {}): AgentR
     revision,
     lastOperation: null,
     failure: null,
+    leaseExpiresAt: null,
     createdAt: RUN_T0,
     updatedAt: at(revision),
     ...overrides,

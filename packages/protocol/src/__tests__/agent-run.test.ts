@@ -16,6 +16,7 @@ const run = {
   revision: 2,
   lastOperation: null,
   failure: null,
+  leaseExpiresAt: null,
   createdAt: T0,
   updatedAt: T0,
 };

@@ -6,6 +6,7 @@ export type TransitionRule =
   | 'run-not-acquired'
   | 'operation-in-flight'
   | 'operation-id-reused'
+  | 'operation-step-backwards'
   | 'operation-must-start'
   | 'operation-unknown'
   | 'operation-identity-changed'

@@ -36,6 +36,7 @@ export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): Age
           runId,
           revision: run.revision,
           at: run.updatedAt,
+          leaseExpiresAt: run.leaseExpiresAt,
           operation: run.lastOperation,
         });
       }
@@ -48,8 +49,14 @@ export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): Age
         runId,
         revision: run.revision,
         at: run.updatedAt,
+        leaseExpiresAt: run.leaseExpiresAt,
         checkpoint: { message, revision: run.revision },
       });
+      return run;
+    },
+    async renewLease(runId, guard) {
+      const run = await store.renewLease(runId, guard);
+      bus.publish(statusEvent(run, 'lease-renewed'));
       return run;
     },
     async commitTerminal(runId, guard, terminal) {

@@ -16,6 +16,7 @@ import {
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
+  reduceRenewLease,
   reduceSaveAssistantCheckpoint,
   type TerminalCommit,
   type TerminalResult,
@@ -34,6 +35,8 @@ export interface AgentRuntimeStore {
   recordRunOperation(runId: string, guard: OwnerGuard, operation: RunOperation): Promise<AgentRun>;
   saveAssistantCheckpoint(runId: string, guard: OwnerGuard, message: UIMessage): Promise<AgentRun>;
   commitTerminal(runId: string, guard: OwnerGuard, terminal: TerminalCommit): Promise<AgentRun>;
+  /** Renews the owner's lease and nothing else (a `run-status` `lease-renewed` event). */
+  renewLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
   getRun(runId: string): Promise<AgentRun>;
   getSnapshot(runId: string): Promise<RunSnapshot>;
   readEvents(runId: string, options?: { afterRevision?: number }): Promise<DurableRunEvent[]>;
@@ -168,6 +171,10 @@ export function createAgentRuntimeStore(
 
     commitTerminal(runId, guard, terminal) {
       return owned(runId, guard, (record) => reduceCommitTerminal(record, guard, terminal, now()));
+    },
+
+    renewLease(runId, guard) {
+      return owned(runId, guard, (record) => reduceRenewLease(record, guard, now()));
     },
 
     async getRun(runId) {

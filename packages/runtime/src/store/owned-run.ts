@@ -62,6 +62,11 @@ export class OwnedRun {
     return this.#mutate((guard) => this.#store.saveAssistantCheckpoint(this.runId, guard, message));
   }
 
+  /** Renews the lease without changing anything else (an idle owner's heartbeat). */
+  renewLease(): Promise<AgentRun> {
+    return this.#mutate((guard) => this.#store.renewLease(this.runId, guard));
+  }
+
   /**
    * Ends the run. A lost revision race is retried against the run's current revision a
    * bounded number of times: the store recognises a repeated terminal as a duplicate.

@@ -41,7 +41,10 @@ function leaseUntil(now: Date, leaseMs: number): string {
   return new Date(now.getTime() + leaseMs).toISOString();
 }
 
-/** Applies `change` to the run, bumps the revision by one and renews the owner's lease. */
+/**
+ * Applies `change` to the run, bumps the revision by one and renews the owner's lease; the
+ * run's public `leaseExpiresAt` mirrors the lease (null once the run ended).
+ */
 function advance(record: StoredRun, now: Date, change: Partial<AgentRun>): StoredRun {
   const run: AgentRun = {
     ...record.run,
@@ -49,11 +52,13 @@ function advance(record: StoredRun, now: Date, change: Partial<AgentRun>): Store
     revision: record.run.revision + 1,
     updatedAt: iso(now),
   };
-  const lease =
+  const renewed =
     record.lease && run.owner === record.lease.owner && !isTerminalStatus(run.status)
       ? { ...record.lease, expiresAt: leaseUntil(now, record.lease.leaseMs) }
       : record.lease;
-  return { ...record, run, lease: isTerminalStatus(run.status) ? null : lease };
+  const lease = isTerminalStatus(run.status) ? null : renewed;
+  run.leaseExpiresAt = lease?.expiresAt ?? null;
+  return { ...record, run, lease };
 }
 
 function checkGuard(record: StoredRun, guard: OwnerGuard): void {
@@ -88,13 +93,14 @@ function checkRunning(record: StoredRun): void {
 /** The `run-status` event the reducer appends for a mutation that produced `run`. */
 export function statusEvent(
   run: AgentRun,
-  change: 'created' | 'acquired' | 'completed' | 'failed' | 'cancelled',
+  change: 'created' | 'acquired' | 'lease-renewed' | 'completed' | 'failed' | 'cancelled',
 ): Mutation['event'] {
   return {
     type: 'run-status',
     runId: run.id,
     revision: run.revision,
     at: run.updatedAt,
+    leaseExpiresAt: run.leaseExpiresAt,
     change,
     status: run.status,
     owner: run.owner,
@@ -119,11 +125,12 @@ export function reduceCreateRun(
     revision: 1,
     lastOperation: null,
     failure: null,
+    leaseExpiresAt: null,
     createdAt: iso(now),
     updatedAt: iso(now),
   };
   return {
-    record: { run, assistant: null, lease: null, operationIds: [] },
+    record: { run, assistant: null, lease: null, operations: { step: 0, ids: [] } },
     event: statusEvent(run, 'created'),
   };
 }
@@ -159,12 +166,27 @@ export function reduceAcquireRun(
     leaseMs: input.leaseMs,
     expiresAt: leaseUntil(now, input.leaseMs),
   };
+  next.run.leaseExpiresAt = next.lease.expiresAt;
   return { record: next, event: statusEvent(next.run, 'acquired') };
 }
 
 /**
+ * Renews the owner's lease and nothing else: what an idle owner (a long provider wait, a slow
+ * tool) writes so that its lease does not expire. Cheap by design — the record changes only in
+ * its revision and lease, never in its assistant message.
+ */
+export function reduceRenewLease(record: StoredRun, guard: OwnerGuard, now: Date): Mutation {
+  checkGuard(record, guard);
+  checkRunning(record);
+  const next = advance(record, now, {});
+  return { record: next, event: statusEvent(next.run, 'lease-renewed') };
+}
+
+/**
  * Replaces `lastOperation`. A new operation (a new id) starts in phase `started`, only when
- * the previous one is terminal or there is none, and never reuses an id of this run. An update
+ * the previous one is terminal or there is none, never at a step before the last one, and
+ * never reuses an id of this run (checked against the ids of the current step: steps only move
+ * forward, and a model-request id names its step). An update
  * names the current id, keeps kind, step, `startedAt` (and `firstOutputAt` once set) and moves
  * the phase strictly forward.
  */
@@ -183,18 +205,28 @@ export function reduceRecordRunOperation(
     throw new InvalidTransitionError(runId, rule, detail);
   };
 
-  let operationIds = record.operationIds;
+  let operations = record.operations;
   if (current === null || current.id !== operation.id) {
     if (current !== null && !isTerminalPhase(current.phase)) {
       fail('operation-in-flight', `operation ${current.id} is still ${current.phase}`);
     }
-    if (record.operationIds.includes(operation.id)) {
+    const step = operation.step ?? operations.step;
+    if (step < operations.step) {
+      fail(
+        'operation-step-backwards',
+        `operation ${operation.id} is at step ${step}, before step ${operations.step}`,
+      );
+    }
+    if (step === operations.step && operations.ids.includes(operation.id)) {
       fail('operation-id-reused', `operation id ${operation.id} was used before in this run`);
     }
     if (operation.phase !== 'started') {
       fail('operation-must-start', `a new operation must be recorded as started first`);
     }
-    operationIds = [...record.operationIds, operation.id];
+    operations =
+      step === operations.step
+        ? { step, ids: [...operations.ids, operation.id] }
+        : { step, ids: [operation.id] };
   } else {
     if (current.kind !== operation.kind || current.step !== operation.step) {
       fail('operation-identity-changed', `operation ${current.id} changed its kind or step`);
@@ -214,7 +246,7 @@ export function reduceRecordRunOperation(
   }
 
   const next = advance(record, now, { lastOperation: operation });
-  next.operationIds = operationIds;
+  next.operations = operations;
   return {
     record: next,
     event: {
@@ -222,6 +254,7 @@ export function reduceRecordRunOperation(
       runId,
       revision: next.run.revision,
       at: next.run.updatedAt,
+      leaseExpiresAt: next.run.leaseExpiresAt,
       operation,
     },
   };
@@ -260,6 +293,7 @@ export function reduceSaveAssistantCheckpoint(
       runId,
       revision: next.run.revision,
       at: next.run.updatedAt,
+      leaseExpiresAt: next.run.leaseExpiresAt,
       checkpoint: next.assistant,
     },
   };

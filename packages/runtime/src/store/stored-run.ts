@@ -15,16 +15,56 @@ export const LeaseSchema = z.strictObject({
 export type Lease = z.infer<typeof LeaseSchema>;
 
 /**
+ * Keeps operation ids unique without an ever-growing list. Steps only move forward within a
+ * run (a resume continues the count), so an id can only collide with an id of the same step:
+ * the cursor holds the highest step seen and the ids used at that step — a handful (one per
+ * attempt, plus a compaction), however long the run.
+ */
+export const OperationCursorSchema = z.strictObject({
+  step: z.number().int().min(0),
+  ids: z.array(z.string()),
+});
+export type OperationCursor = z.infer<typeof OperationCursorSchema>;
+
+/** A record stored before the cursor and the lease field existed, upgraded on read. */
+function upgradeLegacyRecord(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const record = value as Record<string, unknown>;
+  const upgraded: Record<string, unknown> = { ...record };
+  if (Array.isArray(record.operationIds) && !('operations' in record)) {
+    const ids = record.operationIds.filter((id): id is string => typeof id === 'string');
+    const run = record.run as { lastOperation?: { step?: number } | null } | undefined;
+    const step = run?.lastOperation?.step ?? 0;
+    upgraded.operations = {
+      step,
+      ids: ids.filter((id) => new RegExp(`(^|[^0-9A-Za-z])step-${step}($|[^0-9A-Za-z])`).test(id)),
+    };
+    delete upgraded.operationIds;
+  }
+  const run = record.run;
+  if (typeof run === 'object' && run !== null && !('leaseExpiresAt' in run)) {
+    const lease = record.lease as { expiresAt?: unknown } | null | undefined;
+    upgraded.run = { ...run, leaseExpiresAt: lease?.expiresAt ?? null };
+  }
+  return upgraded;
+}
+
+/**
  * What a driver stores per run: the public `AgentRun`, its assistant checkpoint, and the
- * bookkeeping the reducer needs but clients do not (the lease, every operation id used so far).
+ * bookkeeping the reducer needs but clients do not (the lease, the operation-id cursor).
+ * Records written by earlier versions (an `operationIds` list, no `run.leaseExpiresAt`) are
+ * upgraded when parsed.
  */
 export const StoredRunSchema = z
-  .strictObject({
-    run: AgentRunSchema,
-    assistant: AssistantCheckpointSchema.nullable(),
-    lease: LeaseSchema.nullable(),
-    operationIds: z.array(z.string()),
-  })
+  .preprocess(
+    upgradeLegacyRecord,
+    z.strictObject({
+      run: AgentRunSchema,
+      assistant: AssistantCheckpointSchema.nullable(),
+      lease: LeaseSchema.nullable(),
+      operations: OperationCursorSchema,
+    }),
+  )
   .refine(
     (record) => record.assistant === null || record.assistant.revision <= record.run.revision,
     {

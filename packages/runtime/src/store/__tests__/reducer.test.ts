@@ -10,6 +10,7 @@ import {
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
+  reduceRenewLease,
   reduceSaveAssistantCheckpoint,
 } from '../reducer';
 import { type StoredRun, StoredRunSchema } from '../stored-run';
@@ -172,6 +173,82 @@ describe('reference reducer: successful transitions', () => {
     expect('record' in done && done.record.lease).toBe(null);
   });
 
+  it('makes the lease public: run.leaseExpiresAt and every event carry its expiry', () => {
+    const record = running();
+    expect(record.run.leaseExpiresAt).toBe(record.lease?.expiresAt);
+    const at = new Date(NOW.getTime() + 7_000);
+    const expiry = new Date(at.getTime() + 30_000).toISOString();
+    const operation = reduceRecordRunOperation(record, guardOf(record), modelRequest(0), at);
+    expect(operation.record.run.leaseExpiresAt).toBe(expiry);
+    expect(operation.event.leaseExpiresAt).toBe(expiry);
+    const checkpoint = reduceSaveAssistantCheckpoint(
+      operation.record,
+      guardOf(operation.record),
+      assistantMessage('x'),
+      at,
+    );
+    expect(checkpoint.event.leaseExpiresAt).toBe(expiry);
+  });
+
+  it('renews only the lease: a lease-renewed status event, the message untouched', () => {
+    const record = reduceSaveAssistantCheckpoint(
+      running(),
+      guardOf(running()),
+      assistantMessage('long answer'),
+      NOW,
+    ).record;
+    const at = new Date(NOW.getTime() + 20_000);
+    const { record: next, event } = reduceRenewLease(record, guardOf(record), at);
+    expect(next.run.revision).toBe(record.run.revision + 1);
+    expect(next.run.leaseExpiresAt).toBe(new Date(at.getTime() + 30_000).toISOString());
+    expect(next.assistant).toBe(record.assistant);
+    expect(next.run.lastOperation).toEqual(record.run.lastOperation);
+    expect(event).toMatchObject({
+      type: 'run-status',
+      change: 'lease-renewed',
+      status: 'running',
+      leaseExpiresAt: next.run.leaseExpiresAt,
+    });
+    expect(() => reduceRenewLease(next, guardOf(next, { owner: 'owner-b' }), at)).toThrow(
+      FencingError,
+    );
+  });
+
+  it('keeps the operation-id cursor bounded by the ids of one step', () => {
+    let record = running();
+    for (let step = 0; step < 50; step++) {
+      for (const operation of [
+        compaction(step),
+        compaction(step, 'completed'),
+        modelRequest(step),
+        modelRequest(step, 'completed'),
+      ]) {
+        record = reduceRecordRunOperation(record, guardOf(record), operation, NOW).record;
+      }
+    }
+    expect(record.operations).toEqual({
+      step: 49,
+      ids: ['compaction:step-49', 'model-request:step-49'],
+    });
+  });
+
+  it('upgrades a record stored with an operationIds list and no public lease', () => {
+    const record = running(modelRequest(3), modelRequest(3, 'completed'));
+    const { operations: _operations, ...rest } = record;
+    const { leaseExpiresAt: _lease, ...legacyRun } = record.run;
+    const legacy = {
+      ...rest,
+      run: legacyRun,
+      operationIds: ['model-request:step-0', 'model-request:step-3'],
+    };
+    const parsed = StoredRunSchema.parse(legacy);
+    expect(parsed.operations).toEqual({ step: 3, ids: ['model-request:step-3'] });
+    expect(parsed.run.leaseExpiresAt).toBe(record.lease?.expiresAt);
+    expect(() => reduceRecordRunOperation(parsed, guardOf(parsed), modelRequest(3), NOW)).toThrow(
+      InvalidTransitionError,
+    );
+  });
+
   it('recognises the same terminal commit repeated as a duplicate, whatever revision it names', () => {
     const record = ended('cancelled');
     const result = reduceCommitTerminal(
@@ -275,6 +352,20 @@ describe('reference reducer: rejected transitions throw typed errors', () => {
       'an operation id used before in the run',
       () => {
         const r = running(
+          compaction(1),
+          compaction(1, 'completed'),
+          modelRequest(1),
+          modelRequest(1, 'completed'),
+        );
+        return reduceRecordRunOperation(r, guardOf(r), compaction(1), NOW);
+      },
+      transition('operation-id-reused'),
+      'reused',
+    ],
+    [
+      'a new operation at a step before the last one (an id of that step could repeat)',
+      () => {
+        const r = running(
           modelRequest(0),
           modelRequest(0, 'completed'),
           compaction(1),
@@ -282,8 +373,8 @@ describe('reference reducer: rejected transitions throw typed errors', () => {
         );
         return reduceRecordRunOperation(r, guardOf(r), modelRequest(0), NOW);
       },
-      transition('operation-id-reused'),
-      'reused',
+      transition('operation-step-backwards'),
+      'before step 1',
     ],
     [
       'a new operation that does not start in phase started',
