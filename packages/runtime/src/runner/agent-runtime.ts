@@ -13,6 +13,7 @@ import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoint-boundary';
 import { publishingStore } from './publishing-store';
+import { resilientStore, type StoreRetryOptions } from './resilient-store';
 import { RunExecution } from './run-execution';
 import type {
   ResumeRunOptions,
@@ -21,11 +22,29 @@ import type {
   StartRunOptions,
   ToolApprovalAnswer,
 } from './run-options';
+import { type ToolErrorText, toolErrorTextOf } from './tool-error-text';
 
 export interface AgentRuntimeOptions {
   store: AgentRuntimeStore;
-  /** This process's owner name in leases. Default `runtime-<random>`. */
+  /**
+   * This runtime's owner name in leases. Default `runtime-<host>-<pid>-<random>`: unique per
+   * process and per runtime instance. Two runtimes must never share a name (a shared name lets
+   * one re-acquire the other's run as its own).
+   */
   owner?: string;
+  /**
+   * What a failed tool call shows every viewer (live deltas, checkpoints, snapshots). Default
+   * redacted: `'The tool failed.'`. `true` shows the error's message; a function maps it. The
+   * model itself still receives the real error text in the same execution (the AI SDK builds
+   * its next step from the original error); a resumed run sends the model the stored text.
+   */
+  exposeToolErrors?: boolean | ToolErrorText;
+  /**
+   * Bounded retries of one store mutation after a transient error (a dropped connection), inside
+   * the run's queue turn. Default 4 tries, pauses from 20 ms doubling. After the last the run ends
+   * `storage_unavailable`.
+   */
+  storeRetry?: StoreRetryOptions;
   /** Ordinary chunks per batched checkpoint. Default 32 (`DEFAULT_CHECKPOINT_EVERY_EVENTS`). */
   checkpointEveryEvents?: number;
   /**
@@ -72,6 +91,17 @@ const defaultLog = (entry: RuntimeLogEntry) => {
   console.error(`[runlight] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error);
 };
 
+/**
+ * `runtime-<host>-<pid>-<random>`: the host (`HOSTNAME`, e.g. a pod name) and process id say
+ * where a lease holder runs; the random part keeps two runtimes of one process apart.
+ */
+function defaultOwner(): string {
+  const env = globalThis.process?.env;
+  const host = (env?.HOSTNAME ?? env?.COMPUTERNAME ?? 'host').replace(/[^A-Za-z0-9._-]/g, '');
+  const pid = globalThis.process?.pid ?? 0;
+  return `runtime-${host || 'host'}-${pid}-${generateId()}`;
+}
+
 /** The tool parts of `message` with the user's answers applied, as the AI SDK UI does. */
 function answerApprovals(message: UIMessage, approvals: readonly ToolApprovalAnswer[]): UIMessage {
   const pending = new Map(approvals.map((answer) => [answer.approvalId, answer]));
@@ -108,7 +138,7 @@ function answerApprovals(message: UIMessage, approvals: readonly ToolApprovalAns
  */
 export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const { store } = options;
-  const owner = options.owner ?? `runtime-${generateId()}`;
+  const owner = options.owner ?? defaultOwner();
   const checkpointEveryEvents = Math.max(
     1,
     Math.floor(options.checkpointEveryEvents ?? DEFAULT_CHECKPOINT_EVERY_EVENTS),
@@ -117,7 +147,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const bus = options.events ?? new RunEventHub();
   const log = options.onLog ?? defaultLog;
   const queue = new RunMutationQueue();
-  const publishing = publishingStore(store, bus);
+  const publishing = resilientStore(publishingStore(store, bus), {
+    store,
+    bus,
+    log,
+    retry: options.storeRetry,
+  });
   const checkpointMinGrowth = options.checkpointMinGrowth;
   const deps = {
     store,
@@ -128,6 +163,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     checkpointMinGrowth,
     leaseMs,
     log,
+    toolErrorText: toolErrorTextOf(options.exposeToolErrors),
   };
 
   /** Controllers of the executions of this process, registered before acquisition. */
@@ -136,6 +172,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const executions = new Map<string, Promise<AgentRun>>();
   /** What a paused run needs to resume in this process without the caller repeating it. */
   const paused = new Map<string, RunExecutionOptions>();
+  /** Controllers aborted by a cancel (`cancelRun` or the caller's signal), not by a failure. */
+  const cancelRequested = new WeakSet<AbortController>();
 
   async function createIfMissing(runId: string): Promise<void> {
     try {
@@ -217,7 +255,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     }
     const controller = new AbortController();
     const external = execution.abortSignal;
-    const onExternalAbort = () => controller.abort(external?.reason ?? 'cancelled');
+    const onExternalAbort = () => {
+      cancelRequested.add(controller);
+      controller.abort(external?.reason ?? 'cancelled');
+    };
     if (external?.aborted) onExternalAbort();
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     controllers.set(runId, controller);
@@ -238,8 +279,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           { ...execution, messages: prepared.messages },
           { approvalCheckpoint: prepared.resumed },
         );
-        const pausedHere = result.status === 'running' && result.owner === owner;
-        if (pausedHere && controller.signal.aborted) {
+        // Paused is what this execution did (it stopped for approvals), never a guess from the
+        // run's owner name or an aborted controller (every failure aborts it too).
+        const pausedHere = run.pausedForApproval;
+        if (pausedHere && cancelRequested.has(controller)) {
           // Cancelled while it was pausing: the pause must not swallow the cancel.
           await cancelIdle(runId);
           return await store.getRun(runId);
@@ -277,6 +320,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     cancelRun(runId) {
       const controller = controllers.get(runId);
       if (controller) {
+        cancelRequested.add(controller);
         controller.abort('cancelled');
         return;
       }

@@ -11,20 +11,30 @@ import type { StepSequence } from './step-sequence';
  * releases the next step's admission. After ownership is lost the rest is drained unread.
  *
  * @example
- * await consumeChunks(context, chunks, writer, steps);
+ * await consumeChunks(context, chunks, writer, steps, (error) => onStreamBreak(error, recorder, stop));
  */
 export async function consumeChunks(
   context: ExecutionContext,
   chunks: ReadableStream<UIMessageChunk>,
   writer: CheckpointWriter,
   steps: StepSequence,
+  onStreamBreak: (error: unknown) => Promise<void>,
 ): Promise<void> {
   const stop = context.stop;
   let finishedSteps = 0;
   const reader = chunks.getReader();
   try {
     for (;;) {
-      const { done, value: chunk } = await reader.read();
+      let read: ReadableStreamReadResult<UIMessageChunk>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        // The stream itself broke: the provider's (a reset connection mid-answer), unless this
+        // execution threw the error (a failed write, a `stopWhen` error named internal).
+        await onStreamBreak(error);
+        return;
+      }
+      const { done, value: chunk } = read;
       if (done) break;
       if (stop.lost) continue;
       // A heartbeat checkpoint in progress sets the base of this delta.
@@ -44,7 +54,7 @@ export async function consumeChunks(
       if (chunk.type === 'finish-step') steps.committed(finishedSteps++);
     }
   } catch (error) {
-    // The SDK's iterator throws for `stopWhen` / transform errors: not a provider failure.
+    // Publishing or assembling a chunk failed: the runtime's own failure.
     if (!stop.isOwn(error)) {
       context.log('error', 'The run stream failed', error);
       stop.fail('internal');

@@ -4,6 +4,7 @@ import type { OwnedRun } from '../store/owned-run';
 import type { RunMutationQueue } from '../store/run-mutation-queue';
 import type { ExecutionStop } from './execution-stop';
 import type { RuntimeLogEntry } from './run-options';
+import type { ToolErrorText } from './tool-error-text';
 
 export interface RunExecutionDeps {
   /** The raw store (reads, ownership checks). */
@@ -17,6 +18,8 @@ export interface RunExecutionDeps {
   checkpointMinGrowth: number | undefined;
   leaseMs: number;
   log: (entry: RuntimeLogEntry) => void;
+  /** The text a failed tool call shows every viewer (`exposeToolErrors`; redacted by default). */
+  toolErrorText: ToolErrorText;
 }
 
 /** Logs an entry of this execution's run; the real error text goes here and nowhere else. */
@@ -44,6 +47,11 @@ export interface ExecutionContext {
   callId: string | undefined;
   readonly stop: ExecutionStop;
   readonly log: ExecutionLog;
+  /**
+   * Set when the execution ended because it stopped for tool approvals (and nothing else): the
+   * one fact the runtime reads to call a `running` run paused — never owner names or aborts.
+   */
+  pausedForApproval: boolean;
 }
 
 /** A wall-clock observation (ADR 0174): not a causal clock and not a duration. */

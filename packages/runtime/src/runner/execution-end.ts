@@ -33,7 +33,10 @@ export async function endExecution(
     await recorder.endOperation(current.id, stop.failure ? 'failed' : 'cancelled');
   }
   if (stop.lost) return currentRun(context);
-  if (awaitingApproval && !stop.stopped()) return context.owned.run;
+  if (awaitingApproval && !stop.stopped()) {
+    context.pausedForApproval = true;
+    return context.owned.run;
+  }
 
   const terminal = stop.failure
     ? { status: 'failed' as const, failure: stop.failure }
@@ -52,13 +55,20 @@ export async function endExecution(
       stop.fail('storage_conflict');
       return recoverAndFail(context);
     }
-    context.log('error', 'The terminal commit failed', error);
+    // E.g. the store kept failing (`StoreUnavailableError`) even for the terminal write: the
+    // run stays `running` and its lease expires, so a recovery pass can take it over.
+    context.log(
+      'error',
+      'The terminal commit failed; the run stays running until its lease expires',
+      error,
+    );
     return currentRun(context);
   }
 }
 
 /**
- * After a lost compare-and-set the handle names a stale revision. If this runtime still
+ * After a lost compare-and-set (or a store that kept failing) the handle may name a stale
+ * revision. If this runtime still
  * holds the run, a fresh handle records the in-flight operation failed and ends the run
  * with the failure (`storage_conflict` unless another owner was named first).
  */
@@ -82,7 +92,7 @@ async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
       failure: context.stop.failure ?? { code: 'storage_conflict' },
     });
   } catch (error) {
-    context.log('error', 'The run could not be ended after a storage conflict', error);
+    context.log('error', 'The run could not be ended after a store failure', error);
     return currentRun(context);
   }
 }

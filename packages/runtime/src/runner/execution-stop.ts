@@ -1,6 +1,7 @@
 import type { FailureCode, RunFailure } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
+import { StoreUnavailableError } from '../errors/store-unavailable-error';
 import type { ExecutionLog } from './execution-context';
 
 /** Thrown into the SDK when the run must not go on (its failure is already recorded). */
@@ -59,6 +60,12 @@ export class ExecutionStop {
     } else if (StoreConflictError.isInstance(error)) {
       this.#writesBroken = true;
       this.fail('storage_conflict', operationId);
+    } else if (StoreUnavailableError.isInstance(error)) {
+      // The bounded retries are spent: whether the last try landed is unknown, so the run is
+      // ended from a fresh read of the store (`recoverAndFail`).
+      this.#writesBroken = true;
+      this.#log('error', 'The store kept failing', error);
+      this.fail('storage_unavailable', operationId);
     } else if (!(error instanceof RunStoppedError)) {
       this.#writesBroken = true;
       this.#log('error', 'A run mutation failed', error);
@@ -75,6 +82,7 @@ export class ExecutionStop {
     if (this.isOwn(error)) return;
     if (FencingError.isInstance(error)) this.loseOwnership();
     else if (StoreConflictError.isInstance(error)) this.fail('storage_conflict');
+    else if (StoreUnavailableError.isInstance(error)) this.fail('storage_unavailable');
     else {
       this.#log('error', 'The model request failed', error);
       this.fail('provider_failure', inFlightModelRequest());
@@ -97,6 +105,15 @@ export class ExecutionStop {
     this.#lost = true;
     this.#writesBroken = true;
     this.#controller.abort(new RunStoppedError('ownership_lost'));
+  }
+
+  /**
+   * The terminal phase of an operation this execution ends now: `failed` once a failure is
+   * named (a provider failure aborts the SDK call too — the abort is not a cancel), `cancelled`
+   * for an abort nobody named, else `failed`.
+   */
+  endPhase(): 'failed' | 'cancelled' {
+    return this.#failure === null && this.aborted() ? 'cancelled' : 'failed';
   }
 
   /** Marks `error` as thrown by this execution (its failure, if any, is named already). */

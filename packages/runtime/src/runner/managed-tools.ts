@@ -35,6 +35,8 @@ export function fenceTools<TOOLS extends ToolSet>(
   tools: TOOLS,
   runId: string,
   assertHeld: () => Promise<void>,
+  /** Runs first: a tool executes only after the model's stream finished (see `RunExecution`). */
+  beforeExecute?: () => Promise<void>,
 ): TOOLS {
   const fenced: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
@@ -46,6 +48,7 @@ export function fenceTools<TOOLS extends ToolSet>(
     fenced[name] = {
       ...tool,
       execute: async (input: unknown, options: ToolExecutionOptions<unknown>) => {
+        await beforeExecute?.();
         await assertHeld();
         const managed: ManagedToolExecutionOptions = {
           ...options,

@@ -2,36 +2,84 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isTerminalPhase, type RunOperation } from '@runlight/protocol';
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { ExecutionStop } from './execution-stop';
-import { isFirstOutput, isFirstSdkOutput } from './first-output';
+import { isFirstOutput, isFirstSdkOutput, isParsedToolCall } from './first-output';
+import { modelFailureReason } from './model-failure';
 import type { OperationRecorder } from './operation-recorder';
 
 /**
  * First output, provider errors and the end of a concrete model's request, observed on the
- * provider stream its admission wrapped.
+ * provider stream its admission wrapped. The request ends `completed` at the provider's
+ * `finish` part — before the SDK sees it, so before any tool runs — or when the stream closes;
+ * a stream that breaks (a reset connection after "Hel") is the provider's failure.
  *
  * @example
- * return { ...result, stream: result.stream.pipeThrough(observeProviderParts(recorder, operation)) };
+ * return { ...result, stream: observeProviderParts(result.stream, { recorder, stop, operation, tools }) };
  */
-export function observeProviderParts(recorder: OperationRecorder, operation: RunOperation) {
-  return new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-    transform: async (part, controller) => {
+export function observeProviderParts(
+  source: ReadableStream<LanguageModelV4StreamPart>,
+  observed: {
+    recorder: OperationRecorder;
+    stop: ExecutionStop;
+    operation: RunOperation;
+    tools: ToolSet | undefined;
+  },
+): ReadableStream<LanguageModelV4StreamPart> {
+  const { recorder, stop, operation, tools } = observed;
+  const reader = source.getReader();
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    async pull(controller) {
+      let result: ReadableStreamReadResult<LanguageModelV4StreamPart>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        if (stop.aborted()) {
+          // The abort of this execution (a cancel, or a failure named elsewhere) broke it.
+          await recorder.endOperation(operation.id, stop.endPhase());
+          controller.error(error);
+          return;
+        }
+        // Ended before it is named: naming aborts the SDK call, and the abort is not a cancel.
+        const ended = recorder.endOperation(operation.id, 'failed', undefined, {
+          failureReason: modelFailureReason(error),
+          willRetry: false,
+        });
+        stop.onStreamError(error, () => operation.id);
+        stop.own(error);
+        await ended;
+        controller.error(error);
+        return;
+      }
+      if (result.done) {
+        await recorder.endOperation(operation.id, 'completed');
+        controller.close();
+        return;
+      }
+      const part = result.value;
       if (part.type === 'error') {
-        // Logged (and named provider_failure) when the SDK forwards it as a stream part.
-        await recorder.endOperation(operation.id, 'failed');
-      } else if (isFirstOutput(part)) {
+        // Named provider_failure (and logged) when the SDK forwards it as a stream part.
+        await recorder.endOperation(operation.id, 'failed', undefined, {
+          failureReason: modelFailureReason(part.error),
+          willRetry: false,
+        });
+      } else if (part.type === 'finish') {
+        await recorder.endOperation(operation.id, 'completed');
+      } else if (
+        part.type === 'tool-call' ? await isParsedToolCall(part, tools) : isFirstOutput(part)
+      ) {
         await recorder.firstOutput(operation.id);
       }
       controller.enqueue(part);
     },
-    flush: async () => {
-      await recorder.endOperation(operation.id, 'completed');
+    cancel(reason) {
+      return reader.cancel(reason);
     },
   });
 }
 
 /**
  * Failures the SDK reports as stream parts, named by their owner; and, for a model id
- * (no middleware), first output and the end of the request.
+ * (no middleware), first output and the end of a text-only request (`finish-step`; a step
+ * with tools ends its request when the first tool executes, see `RunExecution`).
  *
  * @example
  * result.stream.pipeThrough(observeSdkParts(recorder, stop, typeof options.model === 'string'));
@@ -44,10 +92,16 @@ export function observeSdkParts(
   return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
     transform: async (part, controller) => {
       if (part.type === 'error') {
+        const own = stop.isOwn(part.error);
         stop.onStreamError(part.error, () => recorder.inFlightModelRequest());
         const current = recorder.current;
         if (current && !isTerminalPhase(current.phase)) {
-          await recorder.endOperation(current.id, stop.aborted() ? 'cancelled' : 'failed');
+          const phase = stop.endPhase();
+          const failure =
+            !own && phase === 'failed' && current.kind === 'model-request'
+              ? { failureReason: modelFailureReason(part.error), willRetry: false }
+              : undefined;
+          await recorder.endOperation(current.id, phase, undefined, failure);
         }
       } else if (stringModel && recorder.current?.kind === 'model-request') {
         const current = recorder.current;
@@ -59,4 +113,41 @@ export function observeSdkParts(
       controller.enqueue(part);
     },
   });
+}
+
+/**
+ * The SDK's own stream broke (its iterator threw an error this execution did not throw): for
+ * the runner that is the provider's stream breaking mid-answer — `stopWhen` errors are named
+ * `internal` where they are thrown. The request in flight ends `failed`.
+ *
+ * @example
+ * await onStreamBreak(error, recorder, stop);
+ */
+export async function onStreamBreak(
+  error: unknown,
+  recorder: OperationRecorder,
+  stop: ExecutionStop,
+): Promise<void> {
+  if (stop.isOwn(error)) return;
+  const current = recorder.current;
+  if (stop.aborted()) {
+    // The abort of this execution broke the stream: a cancel, or a failure named already.
+    if (current && !isTerminalPhase(current.phase)) {
+      await recorder.endOperation(current.id, stop.endPhase());
+    }
+    return;
+  }
+  const ended =
+    current && !isTerminalPhase(current.phase)
+      ? recorder.endOperation(
+          current.id,
+          'failed',
+          undefined,
+          current.kind === 'model-request'
+            ? { failureReason: modelFailureReason(error), willRetry: false }
+            : undefined,
+        )
+      : undefined;
+  stop.onStreamError(error, () => recorder.inFlightModelRequest());
+  await ended;
 }

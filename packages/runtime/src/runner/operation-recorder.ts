@@ -1,5 +1,11 @@
-import { isTerminalPhase, type RunOperation } from '@runlight/protocol';
+import { isTerminalPhase, type ModelFailureReason, type RunOperation } from '@runlight/protocol';
 import { type ExecutionContext, now } from './execution-context';
+
+/** Why a model request attempt failed, and whether the AI SDK tries again. */
+export interface ModelRequestFailure {
+  failureReason: ModelFailureReason;
+  willRetry: boolean;
+}
 
 /**
  * The execution's side of `AgentRun.lastOperation`: it holds the current operation and
@@ -45,6 +51,7 @@ export class OperationRecorder {
     id: string,
     phase: 'completed' | 'failed' | 'cancelled',
     outcome?: 'compacted' | 'not_needed',
+    failure?: ModelRequestFailure,
   ): Promise<void> {
     const current = this.#operation;
     const stop = this.#context.stop;
@@ -53,6 +60,10 @@ export class OperationRecorder {
     }
     const next: RunOperation = { ...current, phase, endedAt: now() };
     if (current.kind === 'compaction' && phase === 'completed') next.outcome = outcome;
+    if (current.kind === 'model-request' && phase === 'failed' && failure) {
+      next.failureReason = failure.failureReason;
+      next.willRetry = failure.willRetry;
+    }
     try {
       await this.#record(next);
     } catch (error) {

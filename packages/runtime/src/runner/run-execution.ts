@@ -18,11 +18,13 @@ import { ExecutionStop, RunStoppedError } from './execution-stop';
 import { startLeaseHeartbeat } from './lease-heartbeat';
 import { fenceTools } from './managed-tools';
 import { ModelRequestAdmission } from './model-request-admission';
-import { observeSdkParts } from './model-request-observers';
+import { observeSdkParts, onStreamBreak } from './model-request-observers';
 import { OperationRecorder } from './operation-recorder';
+import { ownStopWhen } from './own-stop-when';
 import { runCompaction } from './run-compaction';
 import type { RunExecutionOptions } from './run-options';
 import { StepSequence } from './step-sequence';
+import { mapToolErrors } from './tool-error-text';
 
 export type { RunExecutionDeps } from './execution-context';
 
@@ -50,7 +52,6 @@ export class RunExecution {
   readonly #stop: ExecutionStop;
   readonly #recorder: OperationRecorder;
   readonly #steps: StepSequence;
-  readonly #admission: ModelRequestAdmission;
   readonly #writer: CheckpointWriter;
 
   constructor(
@@ -71,6 +72,7 @@ export class RunExecution {
       callId: undefined,
       stop: this.#stop,
       log,
+      pausedForApproval: false,
     };
     // A previous owner that died mid-operation left its streaming parts open: close them.
     const abandoned = acquired.lastOperation && !isTerminalPhase(acquired.lastOperation.phase);
@@ -78,7 +80,6 @@ export class RunExecution {
     this.#writer = new CheckpointWriter(this.#context, message, start.baseRevision);
     this.#recorder = new OperationRecorder(this.#context, acquired.lastOperation);
     this.#steps = new StepSequence(acquired.lastOperation, this.#stop);
-    this.#admission = new ModelRequestAdmission(this.#context, this.#steps, this.#recorder);
   }
 
   /** Executes the run to its end (or its approval pause) and returns the run as stored. */
@@ -118,6 +119,11 @@ export class RunExecution {
     }
   }
 
+  /** True when this execution ended by pausing for tool approvals (the run stays `running`). */
+  get pausedForApproval(): boolean {
+    return this.#context.pausedForApproval;
+  }
+
   cancel(reason: unknown = 'cancelled'): void {
     this.#context.controller.abort(reason);
   }
@@ -126,15 +132,25 @@ export class RunExecution {
 
   async #stream(options: RunExecutionOptions): Promise<void> {
     const context = this.#context;
+    const stop = this.#stop;
     const stringModel = typeof options.model === 'string';
+    const admission = new ModelRequestAdmission(context, this.#steps, this.#recorder, {
+      tools: options.tools,
+      maxRetries: options.maxRetries,
+    });
     const model = stringModel
       ? options.model
       : wrapLanguageModel({
           model: options.model as Exclude<typeof options.model, string>,
-          middleware: this.#admission.middleware(),
+          middleware: admission.middleware(),
         });
     const tools = options.tools
-      ? fenceTools(options.tools, this.runId, () => this.#assertHeld())
+      ? fenceTools(
+          options.tools,
+          this.runId,
+          () => this.#assertHeld(),
+          () => this.#modelStreamFinished(),
+        )
       : undefined;
 
     const result = streamText({
@@ -142,7 +158,7 @@ export class RunExecution {
       messages: options.messages,
       tools: tools as ToolSet,
       toolApproval: options.toolApproval,
-      stopWhen: options.stopWhen,
+      stopWhen: ownStopWhen(options.stopWhen as Parameters<typeof ownStopWhen>[0], stop, context),
       instructions: options.system,
       maxRetries: options.maxRetries,
       abortSignal: context.controller.signal,
@@ -169,22 +185,40 @@ export class RunExecution {
           if (compacted) prepared = { messages: compacted };
         }
         // A model id is resolved by the SDK and cannot be wrapped: admit it here (awaited).
-        if (stringModel) await this.#admission.admitModelId(step, stepNumber);
+        if (stringModel) await admission.admitModelId(step, stepNumber);
         return prepared;
       },
     });
 
     const chunks = toUIMessageStream({
-      stream: result.stream.pipeThrough(observeSdkParts(this.#recorder, this.#stop, stringModel)),
+      stream: result.stream
+        .pipeThrough(observeSdkParts(this.#recorder, stop, stringModel))
+        .pipeThrough(mapToolErrors(context.deps.toolErrorText)),
       tools: tools as ToolSet,
       generateMessageId: () => this.#writer.messageId,
       sendReasoning: true,
-      // Provider text never leaves the server; tool error text is the application's own.
+      // Provider text never leaves the server; tool errors were mapped above (redacted unless
+      // the application exposes them), so the UI chunks carry that text as it is.
       onError: () => GENERIC_ERROR_TEXT,
       redactToolErrors: false,
     });
 
-    await consumeChunks(context, chunks, this.#writer, this.#steps);
+    await consumeChunks(context, chunks, this.#writer, this.#steps, (error) =>
+      onStreamBreak(error, this.#recorder, stop),
+    );
+  }
+
+  /**
+   * A tool executes only once the model's stream finished (the SDK starts tools at the end of
+   * the model call), so its request is over: a concrete model's ended at the provider's
+   * `finish`; a model id's (no middleware) ends here — with first output first, since a tool
+   * that executes was a complete parsed tool call. A UI then shows "working" during a slow tool.
+   */
+  async #modelStreamFinished(): Promise<void> {
+    const current = this.#recorder.current;
+    if (current?.kind !== 'model-request' || isTerminalPhase(current.phase)) return;
+    await this.#recorder.firstOutput(current.id);
+    await this.#recorder.endOperation(current.id, 'completed');
   }
 
   // ── the managed tool fence ───────────────────────────────────────────────────────────

@@ -10,6 +10,8 @@ export interface ScriptedToolCall {
   toolCallId?: string;
   /** Stream the arguments as `tool-input-*` deltas before the call (default true). */
   streamInput?: boolean;
+  /** The raw input text instead of `JSON.stringify(input)` (e.g. unparsable JSON). */
+  rawInput?: string;
 }
 
 /** A provider failure: `'request'` rejects `doStream` (before any output); a number emits an
@@ -23,6 +25,13 @@ export interface ScriptedError {
    * this many ms (`retry-after-ms`). The retry plays the script's next step.
    */
   retryAfterMs?: number;
+  /** The HTTP status of a retryable `'request'` failure (default 503), e.g. 429. */
+  status?: number;
+  /**
+   * A mid-stream failure (`at` a number) that breaks the stream itself (`controller.error`, a
+   * reset connection) instead of emitting an `error` part.
+   */
+  break?: boolean;
 }
 
 /** One model request (one AI SDK step) of a scripted model. */
@@ -107,7 +116,7 @@ function contentParts(step: ScriptedStep, index: number): LanguageModelV4StreamP
   }
   (step.toolCalls ?? []).forEach((call, position) => {
     const toolCallId = call.toolCallId ?? `call-${index}-${position}`;
-    const input = JSON.stringify(call.input ?? {});
+    const input = call.rawInput ?? JSON.stringify(call.input ?? {});
     if (call.streamInput !== false) {
       groups.push([
         { type: 'tool-input-start', id: toolCallId, toolName: call.toolName },
@@ -152,14 +161,15 @@ export function scriptedModel(
       if (step.error?.at === 'request') {
         await sleep(step.firstTokenMs ?? 0, abortSignal);
         const message = step.error.message ?? 'scripted provider failure';
-        if (step.error.retryAfterMs === undefined) throw new Error(message);
+        const { retryAfterMs, status } = step.error;
+        if (retryAfterMs === undefined && status === undefined) throw new Error(message);
         throw new APICallError({
           message,
           url: 'scripted://model',
           requestBodyValues: {},
-          statusCode: 503,
-          responseHeaders: { 'retry-after-ms': String(step.error.retryAfterMs) },
-          isRetryable: true,
+          statusCode: status ?? 503,
+          responseHeaders:
+            retryAfterMs === undefined ? {} : { 'retry-after-ms': String(retryAfterMs) },
         });
       }
       const groups = contentParts(step, index);
@@ -178,6 +188,10 @@ export function scriptedModel(
             }
             if (next === failAt) {
               await sleep(next === 0 ? (step.firstTokenMs ?? 0) : 0, abortSignal);
+              if (step.error?.break) {
+                controller.error(new Error(step.error.message ?? 'scripted connection reset'));
+                return;
+              }
               controller.enqueue({
                 type: 'error',
                 error: new Error(step.error?.message ?? 'scripted provider failure'),

@@ -1,0 +1,61 @@
+import type { TextStreamPart, ToolSet } from 'ai';
+
+/** What a failed tool call shows by default in deltas, checkpoints and snapshots. */
+export const TOOL_ERROR_TEXT = 'The tool failed.';
+
+/** Maps a tool's error to the text every viewer of the run sees (never a secret). */
+export type ToolErrorText = (
+  error: unknown,
+  call: { toolName: string; toolCallId: string },
+) => string;
+
+/**
+ * `exposeToolErrors` as a mapping: `false`/absent redacts (`TOOL_ERROR_TEXT`), `true` shows the
+ * error's message, a function decides. A function that throws falls back to the redaction.
+ */
+export function toolErrorTextOf(expose: boolean | ToolErrorText | undefined): ToolErrorText {
+  if (typeof expose === 'function') return expose;
+  if (expose === true) {
+    return (error) =>
+      error instanceof Error ? error.message : typeof error === 'string' ? error : TOOL_ERROR_TEXT;
+  }
+  return () => TOOL_ERROR_TEXT;
+}
+
+/**
+ * Replaces the error of every failed application tool call (a thrown `execute`, an input that
+ * did not parse) on the runner's copy of the SDK stream, so the UI chunks — and with them the
+ * live deltas, checkpoints and snapshots — carry the mapped text. The model's own next step is
+ * built by the SDK from its original error; provider-executed tool errors pass unchanged.
+ *
+ * @example
+ * result.stream.pipeThrough(mapToolErrors(toolErrorTextOf(options.exposeToolErrors)));
+ */
+export function mapToolErrors(text: ToolErrorText) {
+  const safely = (error: unknown, call: { toolName: string; toolCallId: string }) => {
+    try {
+      const mapped = text(error, call);
+      return typeof mapped === 'string' ? mapped : TOOL_ERROR_TEXT;
+    } catch {
+      return TOOL_ERROR_TEXT;
+    }
+  };
+  return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
+    transform(part, controller) {
+      if (part.type === 'tool-error' && part.providerExecuted !== true) {
+        const call = { toolName: part.toolName, toolCallId: part.toolCallId };
+        controller.enqueue({ ...part, error: safely(part.error, call) });
+        return;
+      }
+      if (part.type === 'tool-call' && part.providerExecuted !== true) {
+        const invalid = part as { invalid?: boolean; error?: unknown };
+        if (invalid.invalid === true) {
+          const call = { toolName: part.toolName, toolCallId: part.toolCallId };
+          controller.enqueue({ ...part, error: safely(invalid.error, call) } as typeof part);
+          return;
+        }
+      }
+      controller.enqueue(part);
+    },
+  });
+}
