@@ -14,6 +14,9 @@ import { selectElapsedMs } from './select-elapsed-ms';
  * - `queued` — the run exists but no worker acquired it yet;
  * - `compacting` — a compaction operation is in flight (since its `startedAt`);
  * - `waiting-for-model` — a model request `started`, no output yet (since its `startedAt`);
+ *   also between a failed attempt the AI SDK retries (`willRetry`) and its next attempt, and
+ *   during a retry attempt — counted from the first attempt (`requestStartedAt ?? startedAt`),
+ *   with the `attempt` being waited for;
  * - `streaming` — the model request reached `first-output` (since its `firstOutputAt`);
  * - `awaiting-approval` — running, no operation in flight, a tool part of the checkpoint is
  *   `approval-requested` (since the last operation's `endedAt`);
@@ -39,6 +42,11 @@ export interface Activity {
   readonly since?: string;
   /** The run's `lastOperation` when there is one. */
   readonly operation?: RunOperation;
+  /**
+   * On `waiting-for-model` after a failed attempt: the one-based attempt being waited for (2 is
+   * the first retry). Absent on a first attempt.
+   */
+  readonly attempt?: number;
   /** On `failed`: who owned the failure (never provider text). */
   readonly failure?: RunFailure;
   /** Only when `now` was passed: elapsed ms since `since` on the estimated server clock. */
@@ -97,6 +105,13 @@ function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): A
       break;
   }
   if (operation !== undefined) {
+    if (operation.kind === 'model-request') {
+      const retry = retryAttempt(operation);
+      if (retry !== undefined) {
+        const since = operation.requestStartedAt ?? operation.startedAt;
+        return { kind: 'waiting-for-model', since, operation, attempt: retry };
+      }
+    }
     if (operation.phase === 'started') {
       const kind = operation.kind === 'compaction' ? 'compacting' : 'waiting-for-model';
       return { kind, since: operation.startedAt, operation };
@@ -112,6 +127,17 @@ function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): A
   const since = operation?.endedAt === undefined ? {} : { since: operation.endedAt };
   const kind = awaitsApproval(assistant) ? 'awaiting-approval' : 'working';
   return { kind, ...since, ...withOperation };
+}
+
+/**
+ * The attempt a running run waits for while the AI SDK retries: the next one after a failed
+ * attempt that will be retried, or the current retry attempt that has no output yet.
+ */
+function retryAttempt(operation: RunOperation): number | undefined {
+  const attempt = operation.attempt ?? 1;
+  if (operation.phase === 'failed' && operation.willRetry === true) return attempt + 1;
+  if (operation.phase === 'started' && attempt >= 2) return attempt;
+  return undefined;
 }
 
 function awaitsApproval(assistant: AssistantCheckpoint | null): boolean {

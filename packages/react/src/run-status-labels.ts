@@ -8,6 +8,11 @@ export interface RunStatusLabels {
   readonly failure: Readonly<Record<FailureCode, string>>;
   /** Shown when the run's state could not be loaded at all. */
   readonly error: string;
+  /**
+   * `waiting-for-model` while the AI SDK retries: `retry` is 1 for the second attempt. Default
+   * `Waiting for the model (retry 2)`.
+   */
+  readonly waitingForRetry: (retry: number) => string;
 }
 
 /** Partial labels, merged over `defaultRunStatusLabels`. */
@@ -15,6 +20,7 @@ export interface RunStatusLabelsInput {
   activity?: Partial<Record<ActivityKind, string>>;
   failure?: Partial<Record<FailureCode, string>>;
   error?: string;
+  waitingForRetry?: (retry: number) => string;
 }
 
 export const defaultRunStatusLabels: RunStatusLabels = {
@@ -40,6 +46,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     internal: 'Internal error',
   },
   error: 'The run status could not be loaded',
+  waitingForRetry: (retry) => `Waiting for the model (retry ${retry})`,
 };
 
 /**
@@ -54,6 +61,7 @@ export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusL
     activity: { ...defaultRunStatusLabels.activity, ...input.activity },
     failure: { ...defaultRunStatusLabels.failure, ...input.failure },
     error: input.error ?? defaultRunStatusLabels.error,
+    waitingForRetry: input.waitingForRetry ?? defaultRunStatusLabels.waitingForRetry,
   };
 }
 
@@ -64,7 +72,7 @@ export interface ActivityDescription {
 }
 
 /**
- * Describes an activity with `labels`; an unknown kind or failure code (a newer server) falls
+ * Describes an activity with `labels` (a retry of the model request names its number); an unknown kind or failure code (a newer server) falls
  * back to a generic label rather than showing nothing.
  *
  * @example
@@ -75,6 +83,10 @@ export function describeActivity(
   activity: Activity,
   labels: RunStatusLabels = defaultRunStatusLabels,
 ): ActivityDescription {
+  if (activity.kind === 'waiting-for-model' && activity.attempt !== undefined) {
+    const retry = activity.attempt - 1;
+    if (retry >= 1) return { label: labels.waitingForRetry(retry), detail: undefined };
+  }
   const label = labels.activity[activity.kind] ?? labels.activity.working;
   if (activity.kind !== 'failed') return { label, detail: undefined };
   const code = activity.failure?.code ?? 'internal';

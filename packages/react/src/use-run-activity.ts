@@ -15,6 +15,7 @@ export function activityEquals(a: Activity, b: Activity): boolean {
     (a.kind === b.kind &&
       a.since === b.since &&
       a.failure?.code === b.failure?.code &&
+      a.attempt === b.attempt &&
       a.operation === b.operation)
   );
 }

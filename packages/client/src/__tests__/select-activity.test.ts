@@ -1,4 +1,4 @@
-import type { AgentRun, AssistantCheckpoint } from '@runlight/protocol';
+import type { AgentRun, AssistantCheckpoint, RunOperation } from '@runlight/protocol';
 import {
   approvalMessage,
   at,
@@ -94,6 +94,62 @@ describe('selectActivity', () => {
       kind: 'failed',
       failure,
       operation: { id: 'req-step-0', phase: 'failed' },
+    });
+  });
+
+  describe('while the AI SDK retries a model request', () => {
+    const first = at(-30);
+    const request = (
+      phase: RunOperation['phase'],
+      times: Parameters<typeof modelRequestOperation>[1],
+      retry: Partial<RunOperation>,
+    ): RunOperation => ({ ...modelRequestOperation(phase, times), ...retry });
+    const running = (operation: RunOperation) =>
+      selectActivity(
+        mergeSnapshot(initialRunState('run-1'), snapshot(5, { lastOperation: operation })),
+      );
+
+    it('a failed attempt that will be retried is still waiting for the model, since its start', () => {
+      const failed = request(
+        'failed',
+        { startedAt: first, endedAt: at(-29) },
+        { attempt: 1, failureReason: 'rate_limited', willRetry: true },
+      );
+      expect(running(failed)).toMatchObject({
+        kind: 'waiting-for-model',
+        since: first,
+        attempt: 2,
+      });
+    });
+
+    it('a retry attempt counts from the first attempt, with its number', () => {
+      const retry = request(
+        'started',
+        { startedAt: at(-10) },
+        { attempt: 3, requestStartedAt: first },
+      );
+      expect(running(retry)).toMatchObject({ kind: 'waiting-for-model', since: first, attempt: 3 });
+    });
+
+    it('a failed attempt that will not be retried is no wait; a first attempt has no number', () => {
+      const last = request('failed', { endedAt: at(-1) }, { attempt: 3, willRetry: false });
+      expect(running(last).kind).toBe('working');
+      expect(running(request('started', {}, { attempt: 1 })).attempt).toBeUndefined();
+    });
+
+    it('a retry attempt that streams is streaming; an ended run shows its end', () => {
+      const streaming = request(
+        'first-output',
+        { firstOutputAt: at(1) },
+        { attempt: 2, requestStartedAt: first },
+      );
+      expect(running(streaming)).toMatchObject({ kind: 'streaming', since: at(1) });
+      const failed = request('failed', { endedAt: at(-1) }, { attempt: 1, willRetry: true });
+      const state = mergeSnapshot(
+        initialRunState('run-1'),
+        snapshot(5, { status: 'cancelled', lastOperation: failed }),
+      );
+      expect(selectActivity(state).kind).toBe('cancelled');
     });
   });
 

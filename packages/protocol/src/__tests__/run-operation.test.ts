@@ -34,6 +34,29 @@ describe('RunOperationSchema: valid operations per phase', () => {
     ],
     ['compaction failed', { ...compaction, phase: 'failed', endedAt: T1 }],
     ['compaction cancelled', { ...compaction, phase: 'cancelled', endedAt: T1 }],
+    ['model-request first attempt', { ...request, phase: 'started', attempt: 1 }],
+    [
+      'model-request retry attempt with the first start',
+      { ...request, phase: 'started', attempt: 2, requestStartedAt: T1 },
+    ],
+    [
+      'model-request failed attempt that will be retried',
+      {
+        ...request,
+        phase: 'failed',
+        endedAt: T1,
+        attempt: 1,
+        failureReason: 'rate_limited',
+        willRetry: true,
+      },
+    ],
+    ...['server_error', 'timeout', 'network', 'other'].map(
+      (failureReason) =>
+        [
+          `model-request failed: ${failureReason}`,
+          { ...request, phase: 'failed', endedAt: T1, failureReason, willRetry: false },
+        ] as [string, Record<string, unknown>],
+    ),
     [
       'timestamps out of order (clocks move backwards)',
       { ...request, phase: 'completed', firstOutputAt: T0, endedAt: '2020-01-01T00:00:00Z' },
@@ -123,6 +146,71 @@ describe('RunOperationSchema: every phase rule rejects, naming the field and the
     ],
     ['unknown phase', { ...request, phase: 'streaming' }, 'phase', ''],
     ['unknown kind', { ...request, kind: 'tool', phase: 'started' }, 'kind', ''],
+    ['attempt 0', { ...request, phase: 'started', attempt: 0 }, 'attempt', '1 or more'],
+    [
+      'attempt not an integer',
+      { ...request, phase: 'started', attempt: 1.5 },
+      'attempt',
+      'integer',
+    ],
+    [
+      'requestStartedAt on a first attempt',
+      { ...request, phase: 'started', attempt: 1, requestStartedAt: T0 },
+      'requestStartedAt',
+      'only allowed on an attempt after the first',
+    ],
+    [
+      'requestStartedAt without an attempt',
+      { ...request, phase: 'started', requestStartedAt: T0 },
+      'requestStartedAt',
+      'only allowed on an attempt after the first',
+    ],
+    [
+      'requestStartedAt that is not a timestamp',
+      { ...request, phase: 'started', attempt: 2, requestStartedAt: 'soon' },
+      'requestStartedAt',
+      'ISO 8601',
+    ],
+    [
+      'failureReason outside phase failed',
+      { ...request, phase: 'completed', endedAt: T1, failureReason: 'timeout' },
+      'failureReason',
+      'only allowed in phase failed',
+    ],
+    [
+      'willRetry outside phase failed',
+      { ...request, phase: 'started', willRetry: true },
+      'willRetry',
+      'only allowed in phase failed',
+    ],
+    [
+      'failureReason as provider text',
+      { ...request, phase: 'failed', endedAt: T1, failureReason: 'Rate limit: key sk-123' },
+      'failureReason',
+      '',
+    ],
+    [
+      'willRetry not a boolean',
+      { ...request, phase: 'failed', endedAt: T1, willRetry: 'yes' },
+      'willRetry',
+      '',
+    ],
+    ...(['attempt', 'requestStartedAt', 'failureReason', 'willRetry'] as const).map(
+      (field) =>
+        [
+          `${field} on a compaction`,
+          {
+            ...compaction,
+            phase: 'failed',
+            endedAt: T1,
+            [field]: { attempt: 2, requestStartedAt: T0, failureReason: 'other', willRetry: false }[
+              field
+            ],
+          },
+          field,
+          'only allowed on a model-request',
+        ] as [string, Record<string, unknown>, string, string],
+    ),
     [
       'free text smuggled in',
       { ...request, phase: 'failed', endedAt: T1, error: 'API key sk-123 invalid' },

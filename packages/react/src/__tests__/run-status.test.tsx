@@ -134,6 +134,52 @@ describe('RunStatus', () => {
     expect(status.querySelector('[data-runlight-part="elapsed"]')?.textContent).toBe(row.later);
   });
 
+  it.each([
+    [
+      'between a failed attempt and its retry',
+      {
+        phase: 'failed',
+        attempt: 2,
+        willRetry: true,
+        failureReason: 'rate_limited',
+        endedAt: at(8),
+      },
+      'Waiting for the model (retry 2)',
+    ],
+    ['during a retry attempt', { phase: 'started', attempt: 2 }, 'Waiting for the model (retry 1)'],
+  ] as const)(
+    'says which retry it waits for %s, timed from the first attempt',
+    async (_when, retry, label) => {
+      useFakeClock(at(10));
+      const operation = {
+        ...modelRequestOperation(retry.phase, { startedAt: at(7) }),
+        ...retry,
+        requestStartedAt: at(3),
+      };
+      const { wrapper } = harness({ json: snapshot(5, { lastOperation: operation }) });
+      render(<RunStatus runId={RUN_ID} />, { wrapper });
+      await settle();
+      const status = screen.getByRole('status');
+      expect(status.getAttribute('data-activity')).toBe('waiting-for-model');
+      expect(status.querySelector('[data-runlight-part="label"]')?.textContent).toBe(label);
+      expect(status.querySelector('[data-runlight-part="elapsed"]')?.textContent).toBe('7.0 s');
+    },
+  );
+
+  it('the retry label is replaceable (i18n)', async () => {
+    useFakeClock(at(10));
+    const operation = { ...modelRequestOperation('started'), attempt: 3, requestStartedAt: at(0) };
+    const { wrapper } = harness({ json: snapshot(5, { lastOperation: operation }) });
+    render(
+      <RunStatus runId={RUN_ID} labels={{ waitingForRetry: (n) => `Warte (Versuch ${n + 1})` }} />,
+      {
+        wrapper,
+      },
+    );
+    await settle();
+    expect(screen.getByRole('status').textContent).toContain('Warte (Versuch 3)');
+  });
+
   it('shows loading with its label and no time before the snapshot arrives', () => {
     useFakeClock(at(10));
     const { wrapper } = harness({ json: snapshot(5) });
