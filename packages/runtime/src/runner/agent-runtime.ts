@@ -120,6 +120,16 @@ function answerApprovals(message: UIMessage, approvals: readonly ToolApprovalAns
       `Run has no pending approval request ${[...pending.keys()].join(', ')} in its assistant message`,
     );
   }
+  // An unanswered request would reach the model as a tool call without a result: the SDK
+  // refuses that, and the failure is the caller's, not the provider's.
+  const unanswered = parts.flatMap((part) =>
+    'state' in part && part.state === 'approval-requested' && 'approval' in part
+      ? [part.approval.id]
+      : [],
+  );
+  if (unanswered.length > 0) {
+    throw new TypeError(`Run has unanswered approval requests ${unanswered.join(', ')}`);
+  }
   return { ...message, parts };
 }
 
@@ -185,7 +195,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   /** Cancels a run no execution of this process is running: acquire, end, commit. */
   async function cancelIdle(runId: string): Promise<void> {
-    const run = await store.getRun(runId);
+    const run = await publishing.getRun(runId);
     if (isTerminalStatus(run.status)) return;
     const acquired = await publishing.acquireRun(runId, { owner, leaseMs });
     const owned = new OwnedRun(publishing, acquired, { queue });
@@ -227,7 +237,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     }
     const execution = merged as RunExecutionOptions;
     return launch(runId, execution, async () => {
-      const snapshot = await store.getSnapshot(runId);
+      const snapshot = await publishing.getSnapshot(runId);
       const assistant = snapshot.assistant?.message;
       if (!assistant) throw new TypeError(`Run ${runId} has no assistant message to resume`);
       const answered = answerApprovals(assistant, approvals);
@@ -267,7 +277,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       try {
         const prepared = await prepare();
         const acquired = await publishing.acquireRun(runId, { owner, leaseMs });
-        const snapshot = await store.getSnapshot(runId);
+        const snapshot = await publishing.getSnapshot(runId);
         const message: UIMessage = prepared.message ??
           snapshot.assistant?.message ?? { id: generateId(), role: 'assistant', parts: [] };
         const run = new RunExecution(deps, acquired, {
@@ -285,7 +295,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         if (pausedHere && cancelRequested.has(controller)) {
           // Cancelled while it was pausing: the pause must not swallow the cancel.
           await cancelIdle(runId);
-          return await store.getRun(runId);
+          return await publishing.getRun(runId);
         }
         // The caller's abort signal belonged to this execution, not to a later resume.
         if (pausedHere) paused.set(runId, { ...execution, abortSignal: undefined });

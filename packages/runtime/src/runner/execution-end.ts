@@ -74,7 +74,7 @@ export async function endExecution(
  */
 async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
   try {
-    const fresh = await context.deps.store.getRun(context.runId);
+    const fresh = await context.deps.publishing.getRun(context.runId);
     if (
       fresh.owner !== context.owned.owner ||
       fresh.fencingToken !== context.owned.fencingToken ||
@@ -106,7 +106,7 @@ async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
  */
 export async function currentRun(context: ExecutionContext): Promise<AgentRun> {
   try {
-    return await context.deps.store.getRun(context.runId);
+    return await context.deps.publishing.getRun(context.runId);
   } catch {
     return context.owned.run;
   }

@@ -1,9 +1,10 @@
-import type {
-  AgentRun,
-  DurableRunEvent,
-  RunOperation,
-  RunSnapshot,
-  UIMessage,
+import {
+  type AgentRun,
+  type DurableRunEvent,
+  isTerminalStatus,
+  type RunOperation,
+  type RunSnapshot,
+  type UIMessage,
 } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { RunlightError } from '../errors/runlight-error';
@@ -42,6 +43,9 @@ function canonical(value: unknown): string {
   );
 }
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
+
+/** How many runs' last published revision the decorator remembers. */
+const PUBLISHED_CACHE_SIZE = 4_096;
 
 const pause = (ms: number) =>
   ms <= 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -84,22 +88,44 @@ export function resilientStore(
     }
   };
 
-  /** Publishes the stored event at `revision` (what landed without an answer). */
-  async function publishLanded(runId: string, revision: number): Promise<void> {
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        const events = await store.readEvents(runId, { afterRevision: revision - 1 });
-        const event = events.find((candidate) => candidate.revision === revision);
-        if (event) bus.publish(event);
-        return;
-      } catch (error) {
-        if (attempt === attempts) {
-          warn(runId, 'A landed write could not be read back to publish it', error);
-          return;
-        }
-        await pause(delayMs * 2 ** (attempt - 1));
+  /**
+   * The highest revision of each run whose event this runtime published (or knows published).
+   * A write that landed unseen leaves a gap; the next mutation of the run fills it from the
+   * log before it writes, so the runtime's events stay gapless and in revision order.
+   */
+  const published = new Map<string, number>();
+  const markPublished = (run: AgentRun) => {
+    if (isTerminalStatus(run.status)) published.delete(run.id);
+    else if ((published.get(run.id) ?? 0) < run.revision) {
+      published.delete(run.id);
+      if (published.size >= PUBLISHED_CACHE_SIZE) {
+        published.delete(published.keys().next().value as string);
       }
+      published.set(run.id, run.revision);
     }
+    return run;
+  };
+
+  /** Publishes the stored events after the last published one up to `revision`, in order. */
+  async function publishUpTo(runId: string, revision: number): Promise<void> {
+    const after = published.get(runId);
+    if (after === undefined || after >= revision) return;
+    try {
+      const events = await read(runId, () => store.readEvents(runId, { afterRevision: after }));
+      for (const event of events) {
+        if (event.revision > revision) break;
+        bus.publish(event);
+        published.set(runId, event.revision);
+      }
+    } catch (error) {
+      warn(runId, 'A landed write could not be read back to publish it', error);
+    }
+  }
+
+  /** Publishes the stored event at `revision` (what landed without an answer). */
+  async function publishLanded(runId: string, run: AgentRun): Promise<void> {
+    await publishUpTo(runId, run.revision);
+    markPublished(run);
   }
 
   /**
@@ -113,9 +139,11 @@ export function resilientStore(
     landed: (snapshot: RunSnapshot) => boolean,
   ): Promise<AgentRun> {
     let lastError: unknown;
+    // A write of an earlier turn that landed unseen is published before this one.
+    await publishUpTo(runId, guard.expectedRevision);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        return await write();
+        return markPublished(await write());
       } catch (error) {
         // A lost compare-and-set on the first try is the store's decision: another writer.
         // Later, it may be this mutation's own earlier try that landed unseen: checked below.
@@ -139,7 +167,7 @@ export function resilientStore(
             'A store write landed but its answer was lost; it was not retried',
             lastError,
           );
-          await publishLanded(runId, run.revision);
+          await publishLanded(runId, run);
           return run;
         }
         if (!ours) {
@@ -181,11 +209,11 @@ export function resilientStore(
     runId: string,
     first: () => Promise<AgentRun>,
     retry: () => Promise<AgentRun>,
-    published: (run: AgentRun) => Promise<readonly DurableRunEvent[]>,
+    landed: (run: AgentRun) => Promise<readonly DurableRunEvent[]>,
   ): Promise<AgentRun> {
     let lastError: unknown;
     try {
-      return await first();
+      return markPublished(await first());
     } catch (error) {
       if (isDecision(error) || StoreConflictError.isInstance(error)) throw error;
       lastError = error;
@@ -200,11 +228,11 @@ export function resilientStore(
       try {
         const run = await retry();
         try {
-          for (const event of await published(run)) bus.publish(event);
+          for (const event of await landed(run)) bus.publish(event);
         } catch (error) {
           warn(runId, 'A landed write could not be read back to publish it', error);
         }
-        return run;
+        return markPublished(run);
       } catch (error) {
         if (isDecision(error) || StoreConflictError.isInstance(error)) throw error;
         lastError = error;
@@ -215,10 +243,25 @@ export function resilientStore(
 
   const after = (guard: OwnerGuard) => guard.expectedRevision + 1;
 
+  /** A read, retried after a transient error like a mutation (reads change nothing). */
+  async function read<T>(runId: string, call: () => Promise<T>): Promise<T> {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (isDecision(error)) throw error;
+        lastError = error;
+      }
+      if (attempt < attempts) await pause(delayMs * 2 ** (attempt - 1));
+    }
+    throw new StoreUnavailableError(runId, attempts, { cause: lastError });
+  }
+
   return {
-    getRun: (runId) => publishing.getRun(runId),
-    getSnapshot: (runId) => publishing.getSnapshot(runId),
-    readEvents: (runId, options) => publishing.readEvents(runId, options),
+    getRun: (runId) => read(runId, () => store.getRun(runId)),
+    getSnapshot: (runId) => read(runId, () => store.getSnapshot(runId)),
+    readEvents: (runId, options) => read(runId, () => store.readEvents(runId, options)),
     createRun(input) {
       return unowned(
         input.runId,
@@ -233,7 +276,8 @@ export function resilientStore(
             throw error;
           }
         },
-        async (run) => store.readEvents(run.id, { afterRevision: run.revision - 1 }),
+        async (run) =>
+          read(run.id, () => store.readEvents(run.id, { afterRevision: run.revision - 1 })),
       );
     },
     acquireRun(runId, input) {
@@ -242,15 +286,22 @@ export function resilientStore(
         () => publishing.acquireRun(runId, input),
         () => store.acquireRun(runId, input),
         async (run) => {
-          const events = await store.readEvents(runId, { afterRevision: run.revision - 2 });
-          // The lost first try, if it landed: this owner's acquisition right before this one.
+          const from = Math.max(0, run.revision - attempts);
+          const events = await read(runId, () => store.readEvents(runId, { afterRevision: from }));
+          // Lost tries that landed: this owner's acquisitions right before this one, each
+          // under the token before the next.
           const lost = (event: DurableRunEvent) =>
-            event.revision === run.revision - 1 &&
             event.type === 'run-status' &&
             event.change === 'acquired' &&
             event.owner === input.owner &&
-            event.fencingToken === run.fencingToken - 1;
-          return events.filter((event) => event.revision === run.revision || lost(event));
+            event.fencingToken === run.fencingToken - (run.revision - event.revision);
+          const mine: DurableRunEvent[] = [];
+          for (const event of [...events].reverse()) {
+            if (event.revision > run.revision) continue;
+            if (event.revision !== run.revision && !lost(event)) break;
+            mine.unshift(event);
+          }
+          return mine;
         },
       );
     },

@@ -226,7 +226,7 @@ export class RunExecution {
   /** Checks against the store that this runtime still holds the run (before and after a tool). */
   async #assertHeld(): Promise<void> {
     if (this.#stop.lost) throw new RunStoppedError('ownership lost');
-    const run = await this.#context.deps.store.getRun(this.runId);
+    const run = await this.#context.deps.publishing.getRun(this.runId);
     const owned = this.#context.owned;
     if (
       run.owner !== owned.owner ||
