@@ -1,5 +1,6 @@
 import { type AgentRun, isTerminalPhase, isTerminalStatus } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
+import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import { OwnedRun } from '../store/owned-run';
 import type { CheckpointWriter } from './checkpoint-writer';
@@ -74,23 +75,35 @@ export async function endExecution(
  */
 async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
   try {
-    const fresh = await context.deps.publishing.getRun(context.runId);
-    if (
-      fresh.owner !== context.owned.owner ||
-      fresh.fencingToken !== context.owned.fencingToken ||
-      isTerminalStatus(fresh.status)
-    ) {
-      return fresh;
+    for (let round = 1; ; round++) {
+      // A mutation queued before the stop may still land: read the run after it settled.
+      await context.owned.settled();
+      const fresh = await context.deps.publishing.getRun(context.runId);
+      if (
+        fresh.owner !== context.owned.owner ||
+        fresh.fencingToken !== context.owned.fencingToken ||
+        isTerminalStatus(fresh.status)
+      ) {
+        return fresh;
+      }
+      context.owned = new OwnedRun(context.deps.publishing, fresh, { queue: context.deps.queue });
+      try {
+        const current = fresh.lastOperation;
+        if (current && !isTerminalPhase(current.phase)) {
+          await context.owned.recordRunOperation({ ...current, phase: 'failed', endedAt: now() });
+        }
+        return await context.owned.commitTerminal({
+          status: 'failed',
+          failure: context.stop.failure ?? { code: 'storage_conflict' },
+        });
+      } catch (error) {
+        // Another of this execution's writes landed in between: read again (bounded).
+        const raced =
+          StoreConflictError.isInstance(error) ||
+          (InvalidTransitionError.isInstance(error) && error.rule === 'operation-in-flight');
+        if (!raced || round >= 3) throw error;
+      }
     }
-    context.owned = new OwnedRun(context.deps.publishing, fresh, { queue: context.deps.queue });
-    const current = fresh.lastOperation;
-    if (current && !isTerminalPhase(current.phase)) {
-      await context.owned.recordRunOperation({ ...current, phase: 'failed', endedAt: now() });
-    }
-    return await context.owned.commitTerminal({
-      status: 'failed',
-      failure: context.stop.failure ?? { code: 'storage_conflict' },
-    });
   } catch (error) {
     context.log('error', 'The run could not be ended after a store failure', error);
     return currentRun(context);

@@ -271,13 +271,15 @@ export function resilientStore(
             return await store.createRun(input);
           } catch (error) {
             // The lost first try may have created it: a run still as created is that one.
-            const run = await store.getRun(input.runId).catch(() => null);
+            const run = await read(input.runId, () => store.getRun(input.runId)).catch(() => null);
             if (run && run.revision === 1 && run.status === 'queued') return run;
             throw error;
           }
         },
         async (run) =>
-          read(run.id, () => store.readEvents(run.id, { afterRevision: run.revision - 1 })),
+          (await read(run.id, () => store.readEvents(run.id, { afterRevision: 0 }))).filter(
+            (event) => event.revision === run.revision,
+          ),
       );
     },
     acquireRun(runId, input) {

@@ -86,7 +86,11 @@ export async function checkInvariants(input: {
       (outage && handle.error instanceof TypeError && /not paused/.test(handle.error.message)) ||
       // Two runtimes race for the run: the later one finds it leased, or already ended.
       (outcome.theft &&
-        (FencingError.isInstance(handle.error) || InvalidTransitionError.isInstance(handle.error)));
+        (FencingError.isInstance(handle.error) || InvalidTransitionError.isInstance(handle.error))) ||
+      // A resume after the paused run was cancelled is refused.
+      (outcome.cancelled &&
+        InvalidTransitionError.isInstance(handle.error) &&
+        handle.error.rule === 'run-ended');
     if (!allowed) violate(`done of runtime ${handle.name} rejected: ${String(handle.error)}`);
   }
   if (!snapshot) return violations;
@@ -132,7 +136,12 @@ export async function checkInvariants(input: {
   const logged = new Map(log.map((event) => [event.revision, event]));
   const seen = new Set<number>();
   for (const event of union) {
-    if (seen.has(event.revision)) violate(`revision ${event.revision} published twice`);
+    // Two runtimes racing to create the run cannot tell whose create landed when one lost its
+    // answer: both publish `created` (known; every later revision has one author).
+    const racedCreate = event.revision === 1 && outcome.theft;
+    if (seen.has(event.revision) && !racedCreate) {
+      violate(`revision ${event.revision} published twice`);
+    }
     seen.add(event.revision);
     const stored = logged.get(event.revision);
     if (!stored) violate(`published revision ${event.revision} (${event.type}) is not in the log`);
@@ -144,7 +153,10 @@ export async function checkInvariants(input: {
     if (!seen.has(event.revision)) {
       // An outage longer than the retry budget may hide that a write landed: the runtime
       // could not know to publish it (the log and the snapshot still hold it).
-      if (!outage) {
+      // A runtime that lost the race for the run cannot know its own lost acquisition landed.
+      const lostRace =
+        outcome.theft && event.type === 'run-status' && event.change === 'acquired';
+      if (!outage && !lostRace) {
         violate(`logged revision ${event.revision} (${event.type}) was never published`);
       }
     }
