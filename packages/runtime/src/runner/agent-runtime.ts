@@ -230,10 +230,21 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     ) as Partial<RunExecutionOptions>;
     const merged = { ...remembered, ...defined } as Partial<RunExecutionOptions>;
     if (merged.model === undefined || merged.messages === undefined) {
-      const error = new TypeError(
-        `Run ${runId} is not paused in this process: pass model and messages to resumeRun`,
-      );
-      return { done: Promise.reject(error) };
+      const done = (async (): Promise<AgentRun> => {
+        // A run that ended meanwhile (e.g. cancelled while paused) says so.
+        const run = await publishing.getRun(runId);
+        if (isTerminalStatus(run.status)) {
+          throw new InvalidTransitionError(
+            runId,
+            'run-ended',
+            `the run already ended ${run.status}`,
+          );
+        }
+        throw new TypeError(
+          `Run ${runId} is not paused in this process: pass model and messages to resumeRun`,
+        );
+      })();
+      return { done };
     }
     const execution = merged as RunExecutionOptions;
     return launch(runId, execution, async () => {
@@ -334,10 +345,18 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         controller.abort('cancelled');
         return;
       }
-      // Not executing here (e.g. awaiting approval): end it if no live owner holds it.
-      void cancelIdle(runId).catch((error) =>
-        log({ level: 'warn', message: 'The run could not be cancelled', runId, error }),
-      );
+      // Not executing here (e.g. awaiting approval): end it if no live owner holds it. A resume
+      // sent meanwhile waits for it (and then finds the run ended), instead of racing it for
+      // the lease under the same owner name.
+      if (executions.has(runId)) return;
+      const cancelling = cancelIdle(runId)
+        .catch((error) =>
+          log({ level: 'warn', message: 'The run could not be cancelled', runId, error }),
+        )
+        .finally(() => {
+          if (executions.get(runId) === cancelling) executions.delete(runId);
+        }) as Promise<unknown> as Promise<AgentRun>;
+      executions.set(runId, cancelling);
     },
   };
 }

@@ -122,6 +122,25 @@ export function resilientStore(
     }
   }
 
+  /** Publishes the event at `revision` if it is this runtime's write (`mine`), then forgets. */
+  async function publishLandedBefore(
+    runId: string,
+    revision: number,
+    mine: (event: DurableRunEvent) => boolean,
+  ): Promise<void> {
+    if (published.get(runId) !== revision - 1) return;
+    try {
+      const events = await read(runId, () =>
+        store.readEvents(runId, { afterRevision: revision - 1 }),
+      );
+      const event = events.find((candidate) => candidate.revision === revision);
+      if (event && mine(event)) bus.publish(event);
+    } catch (error) {
+      warn(runId, 'A landed write could not be read back to publish it', error);
+    }
+    published.delete(runId);
+  }
+
   /** Publishes the stored event at `revision` (what landed without an answer). */
   async function publishLanded(runId: string, run: AgentRun): Promise<void> {
     await publishUpTo(runId, run.revision);
@@ -137,6 +156,7 @@ export function resilientStore(
     guard: OwnerGuard,
     write: () => Promise<AgentRun>,
     landed: (snapshot: RunSnapshot) => boolean,
+    landedEvent: (event: DurableRunEvent) => boolean,
   ): Promise<AgentRun> {
     let lastError: unknown;
     // A write of an earlier turn that landed unseen is published before this one.
@@ -148,6 +168,10 @@ export function resilientStore(
         // A lost compare-and-set on the first try is the store's decision: another writer.
         // Later, it may be this mutation's own earlier try that landed unseen: checked below.
         if (isDecision(error) || (attempt === 1 && StoreConflictError.isInstance(error))) {
+          // An earlier try may have landed before another owner took the run.
+          if (attempt > 1 && FencingError.isInstance(error)) {
+            await publishLandedBefore(runId, guard.expectedRevision + 1, landedEvent);
+          }
           throw error;
         }
         lastError = error;
@@ -171,6 +195,8 @@ export function resilientStore(
           return run;
         }
         if (!ours) {
+          // Another owner took the run; this write may still have landed just before it.
+          await publishLandedBefore(runId, guard.expectedRevision + 1, landedEvent);
           throw new FencingError(
             runId,
             run.owner !== guard.owner ? 'owner-mismatch' : 'stale-fencing-token',
@@ -313,6 +339,7 @@ export function resilientStore(
         guard,
         () => publishing.recordRunOperation(runId, guard, operation),
         ({ run }) => same(run.lastOperation, operation),
+        (event) => event.type === 'run-operation' && same(event.operation, operation),
       );
     },
     saveAssistantCheckpoint(runId, guard, message: UIMessage) {
@@ -321,6 +348,7 @@ export function resilientStore(
         guard,
         () => publishing.saveAssistantCheckpoint(runId, guard, message),
         ({ assistant }) => assistant?.revision === after(guard) && same(assistant.message, message),
+        (event) => event.type === 'assistant-checkpoint' && same(event.checkpoint.message, message),
       );
     },
     renewLease(runId, guard) {
@@ -329,6 +357,11 @@ export function resilientStore(
         guard,
         () => publishing.renewLease(runId, guard),
         () => true,
+        (event) =>
+          event.type === 'run-status' &&
+          event.change === 'lease-renewed' &&
+          event.owner === guard.owner &&
+          event.fencingToken === guard.fencingToken,
       );
     },
     commitTerminal(runId, guard, terminal: TerminalCommit) {
@@ -341,6 +374,7 @@ export function resilientStore(
           (terminal.status !== 'failed' ||
             (run.failure?.code === terminal.failure.code &&
               run.failure?.operationId === terminal.failure.operationId)),
+        () => false,
       );
     },
   };

@@ -29,7 +29,12 @@ const canonical = (value: unknown) =>
   );
 
 /** The failure codes the faults of `schedule` may explain: each names the fault's owner. */
-function explainedCodes(schedule: Schedule, faults: InjectedFaults, outcome: Outcome, storeAttempts: number) {
+function explainedCodes(
+  schedule: Schedule,
+  faults: InjectedFaults,
+  outcome: Outcome,
+  storeAttempts: number,
+) {
   const codes = new Set<FailureCode>();
   const providerFault = schedule.steps.some(
     (step) => step.error !== undefined && !(step.error.at === 'request' && step.error.status),
@@ -86,7 +91,8 @@ export async function checkInvariants(input: {
       (outage && handle.error instanceof TypeError && /not paused/.test(handle.error.message)) ||
       // Two runtimes race for the run: the later one finds it leased, or already ended.
       (outcome.theft &&
-        (FencingError.isInstance(handle.error) || InvalidTransitionError.isInstance(handle.error))) ||
+        (FencingError.isInstance(handle.error) ||
+          InvalidTransitionError.isInstance(handle.error))) ||
       // A resume after the paused run was cancelled is refused.
       (outcome.cancelled &&
         InvalidTransitionError.isInstance(handle.error) &&
@@ -101,7 +107,8 @@ export async function checkInvariants(input: {
     (event) => event.type === 'run-status' && isTerminalStatus(event.status),
   );
   if (isTerminalStatus(run.status)) {
-    if (terminals.length !== 1) violate(`${terminals.length} terminal events for a ${run.status} run`);
+    if (terminals.length !== 1)
+      violate(`${terminals.length} terminal events for a ${run.status} run`);
   } else {
     if (terminals.length !== 0) violate(`a ${run.status} run has terminal events`);
     if (!outcome.paused && !outage) violate(`the run ended ${run.status}, not terminal nor paused`);
@@ -113,7 +120,10 @@ export async function checkInvariants(input: {
     if (!explainedCodes(schedule, faults, outcome, storeAttempts).has(code)) {
       violate(`failed ${code} but no injected fault is owned by ${code}`);
     }
-    if (run.lastOperation && !['completed', 'failed', 'cancelled'].includes(run.lastOperation.phase)) {
+    if (
+      run.lastOperation &&
+      !['completed', 'failed', 'cancelled'].includes(run.lastOperation.phase)
+    ) {
       violate(`failed with operation ${run.lastOperation.phase}`);
     }
   }
@@ -154,8 +164,7 @@ export async function checkInvariants(input: {
       // An outage longer than the retry budget may hide that a write landed: the runtime
       // could not know to publish it (the log and the snapshot still hold it).
       // A runtime that lost the race for the run cannot know its own lost acquisition landed.
-      const lostRace =
-        outcome.theft && event.type === 'run-status' && event.change === 'acquired';
+      const lostRace = outcome.theft && event.type === 'run-status' && event.change === 'acquired';
       if (!outage && !lostRace) {
         violate(`logged revision ${event.revision} (${event.type}) was never published`);
       }
@@ -167,7 +176,9 @@ export async function checkInvariants(input: {
   for (let index = 1; index < byRevision.length; index++) {
     const [before, after] = [byRevision[index - 1], byRevision[index]];
     if (before && after && after.fencingToken < before.fencingToken) {
-      violate(`revision ${after.revision} landed under token ${after.fencingToken} after ${before.fencingToken}`);
+      violate(
+        `revision ${after.revision} landed under token ${after.fencingToken} after ${before.fencingToken}`,
+      );
     }
   }
 
@@ -177,11 +188,14 @@ export async function checkInvariants(input: {
 
   // done resolves to the stored record: the last execution of the final acquisition.
   const ofFinal = handles.filter(
-    (handle) => handle.run && handle.run.fencingToken === run.fencingToken && handle.run.owner === run.owner,
+    (handle) =>
+      handle.run && handle.run.fencingToken === run.fencingToken && handle.run.owner === run.owner,
   );
   const last = ofFinal.at(-1)?.run;
   if (last && canonical(last) !== canonical(run) && !outage) {
-    violate(`done resolved to revision ${last.revision} (${last.status}), the store holds ${run.revision} (${run.status})`);
+    violate(
+      `done resolved to revision ${last.revision} (${last.status}), the store holds ${run.revision} (${run.status})`,
+    );
   }
   return violations;
 }

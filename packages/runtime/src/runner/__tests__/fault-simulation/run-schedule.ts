@@ -25,7 +25,11 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
  * @example
  * const { violations } = await runSchedule(42);
  */
-export async function runSchedule(seed: number): Promise<{ schedule: Schedule; violations: string[]; trace: () => Promise<unknown> }> {
+export async function runSchedule(seed: number): Promise<{
+  schedule: Schedule;
+  violations: string[];
+  trace: () => Promise<{ log: DurableRunEvent[]; published: Record<string, DurableRunEvent[]> }>;
+}> {
   const schedule = scheduleOf(seed);
   const random = seededRandom(seed ^ 0x9e3779b9);
   const actions: (() => void)[] = [];
@@ -37,7 +41,11 @@ export async function runSchedule(seed: number): Promise<{ schedule: Schedule; v
     if (calls === schedule.cancelAt) actions.push(() => runtimeA.cancelRun(RUN_ID));
     if (calls === schedule.theftAt) actions.push(() => steal());
     // The world acts between calls, never inside one.
-    if (actions.length > 0) queueMicrotask(() => actions.splice(0).forEach((act) => act()));
+    if (actions.length > 0) {
+      queueMicrotask(() => {
+        for (const act of actions.splice(0)) act();
+      });
+    }
   });
 
   const store = createAgentRuntimeStore(sim.driver);
@@ -77,7 +85,9 @@ export async function runSchedule(seed: number): Promise<{ schedule: Schedule; v
     ? ({ messages }) => {
         const outcome = schedule.compact?.[compactions++ % (schedule.compact?.length ?? 1)];
         if (outcome === 'throw') throw new Error(`compaction failed: ${SECRET}`);
-        return outcome === 'compacted' ? { status: 'compacted', messages } : { status: 'not_needed' };
+        return outcome === 'compacted'
+          ? { status: 'compacted', messages }
+          : { status: 'not_needed' };
       }
     : undefined;
 
@@ -86,7 +96,8 @@ export async function runSchedule(seed: number): Promise<{ schedule: Schedule; v
     cancelled: false,
     theft: false,
     paused: false,
-    compactionThrew: () => compactions > 0 && (schedule.compact ?? []).slice(0, compactions).includes('throw'),
+    compactionThrew: () =>
+      compactions > 0 && (schedule.compact ?? []).slice(0, compactions).includes('throw'),
   };
   const settleHandle = (name: 'a' | 'b', done: Promise<AgentRun>) => {
     const settled = done.then(
@@ -178,13 +189,25 @@ export async function runSchedule(seed: number): Promise<{ schedule: Schedule; v
     logs,
     storeAttempts: SIM_STORE_ATTEMPTS,
   });
-  const trace = async () => ({
+  const trace = async (): Promise<{
+    handles: string[];
+    log: DurableRunEvent[];
+    published: Record<string, DurableRunEvent[]>;
+    [key: string]: unknown;
+  }> => ({
+    handles: (await Promise.all(outcome.handles)).map(
+      (h) =>
+        `${h.name} ${h.run ? `${h.run.revision} ${h.run.status} t${h.run.fencingToken}` : String(h.error)}`,
+    ),
     faults: sim.faults,
     landed: sim.landed,
     logs,
     log: await store.readEvents(RUN_ID).catch(() => []),
     published: Object.fromEntries(
-      [...published].map(([name, events]) => [name, events.filter((e) => e.type !== 'run-delta')]),
+      [...published].map(([name, events]) => [
+        name,
+        events.filter((event): event is DurableRunEvent => event.type !== 'run-delta'),
+      ]),
     ),
   });
   return { schedule, violations, trace };
@@ -204,12 +227,10 @@ async function readSnapshot(store: ReturnType<typeof createAgentRuntimeStore>) {
 
 async function pausedForApproval(store: ReturnType<typeof createAgentRuntimeStore>) {
   const snapshot = await readSnapshot(store);
-  if (!snapshot || snapshot.run.status !== 'running') return false;
+  if (snapshot?.run.status !== 'running') return false;
   const operation = snapshot.run.lastOperation;
   if (operation && !['completed', 'failed', 'cancelled'].includes(operation.phase)) return false;
   return (snapshot.assistant?.message.parts ?? []).some(
     (part) => 'state' in part && part.state === 'approval-requested',
   );
 }
-
-export type { DurableRunEvent };

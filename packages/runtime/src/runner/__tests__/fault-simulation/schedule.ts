@@ -1,5 +1,5 @@
-import { seededRandom } from '../../../testing/with-latency';
 import type { ScriptedStep } from '../../../testing/scripted-model';
+import { seededRandom } from '../../../testing/with-latency';
 
 /** Provider error text a schedule injects: it must never reach a record or an event. */
 export const SECRET = 'sk-live-FAULT-SIM-7731';
@@ -68,7 +68,12 @@ export function scheduleOf(seed: number): Schedule {
         ? undefined
         : { at: 1 + Math.floor(random() * 3), break: fault === 'broken', message: SECRET };
     if (last) {
-      steps.push({ firstTokenMs, text, reasoning: chance(0.3) ? 'Thinking it over' : undefined, error });
+      steps.push({
+        firstTokenMs,
+        text,
+        reasoning: chance(0.3) ? 'Thinking it over' : undefined,
+        error,
+      });
     } else {
       const pay: boolean = !approval && chance(0.35);
       approval ||= pay;

@@ -63,7 +63,8 @@ export function simDriver(
     if (!enabled) return 'ok';
     if (burst === 0 && random() < schedule.faultRate) {
       // Mostly a dropped connection or two; sometimes an outage longer than the retry budget.
-      burst = random() < 0.1 ? 10 + Math.floor(random() * 6) : 1 + Math.floor(random() * random() * 5);
+      burst =
+        random() < 0.1 ? 10 + Math.floor(random() * 6) : 1 + Math.floor(random() * random() * 5);
       burstMode = random() < 0.5 ? 'before' : 'after';
     }
     if (burst === 0) {
