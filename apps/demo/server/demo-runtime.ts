@@ -57,7 +57,8 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
   const shortLeaseWorker = createAgentRuntime({
     ...common,
     store: workerStore,
-    owner: 'worker-a',
+    // Its own name: two runtimes must never share one (a shared name re-acquires as itself).
+    owner: 'worker-a-short-lease',
     leaseMs: SHORT_LEASE_MS,
   });
   const otherWorker = createAgentRuntime({ ...common, store, owner: 'worker-b' });

@@ -361,3 +361,50 @@ describe('9: retries are visible on the attempt records', () => {
     ]);
   });
 });
+
+describe('found by the fault simulation', () => {
+  const pay = tool({ inputSchema: z.object({ amount: z.number() }), execute: async () => 'paid' });
+  const pausedRun = async () => {
+    const h = harness();
+    const options = {
+      runId: h.runId,
+      model: scriptedModel([
+        { text: 'Paying.', toolCalls: [{ toolName: 'pay', input: { amount: 5 } }] },
+        { text: 'Done.' },
+      ]),
+      messages: user('Pay 5'),
+      tools: { pay },
+      toolApproval: { pay: 'user-approval' as const },
+      stopWhen: isStepCount(3),
+    };
+    const run = await h.runtime.startRun(options).done;
+    expect(run.status).toBe('running');
+    const parts = (await h.store.getSnapshot(h.runId)).assistant?.message.parts ?? [];
+    const approvalId = parts.flatMap((part) =>
+      'approval' in part && part.state === 'approval-requested' ? [part.approval.id] : [],
+    )[0];
+    return { h, approvalId: approvalId ?? '' };
+  };
+
+  it('a resume that leaves an approval request unanswered is refused (not a provider failure)', async () => {
+    const { h } = await pausedRun();
+    await expect(h.runtime.resumeRun({ runId: h.runId, approvals: [] }).done).rejects.toThrow(
+      /unanswered approval requests/,
+    );
+    expect((await h.store.getRun(h.runId)).status).toBe('running');
+  });
+
+  it('a resume sent while a cancel of the paused run is in progress waits, then finds it ended', async () => {
+    const { h, approvalId } = await pausedRun();
+    h.runtime.cancelRun(h.runId);
+    const resumed = h.runtime.resumeRun({
+      runId: h.runId,
+      approvals: [{ approvalId, approved: true }],
+    }).done;
+
+    await expect(resumed).rejects.toThrow(/already ended cancelled/);
+    const run = await h.store.getRun(h.runId);
+    expect(run.status).toBe('cancelled');
+    expect(h.durable()).toEqual(await h.store.readEvents(h.runId));
+  });
+});
