@@ -234,7 +234,7 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
       .done.then(
         (run) => {
           // The new owner writes: worker-a's execution ended without writing anything more.
-          if (run.owner !== 'worker-a') {
+          if (run.owner !== 'worker-a-short-lease') {
             world.note(runId, 'worker-a: ownership_lost — its execution stopped without writing');
           }
         },
