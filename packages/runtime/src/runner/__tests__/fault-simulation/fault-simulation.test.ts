@@ -12,7 +12,9 @@ const runs = Number(process.env.FC_RUNS ?? 300);
 const base = replay ?? Number(process.env.FC_BASE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 /** Seeds whose schedules found bugs on the way (each fixed since); replayed on every run. */
-const FOUND = [28, 57, 70, 108, 150, 5184, 20016, 20160, 20417, 40094, 60093, 80001, 180136];
+const FOUND = [
+  28, 57, 70, 108, 150, 5184, 20016, 20160, 20417, 40094, 60093, 80001, 180136, 1009325,
+];
 
 describe('fault simulation', () => {
   it.each(FOUND)('the schedule of seed %i that found a bug holds every invariant', async (seed) => {

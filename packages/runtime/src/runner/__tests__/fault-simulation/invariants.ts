@@ -7,6 +7,7 @@ import {
 } from '@runlight/protocol';
 import { FencingError } from '../../../errors/fencing-error';
 import { InvalidTransitionError } from '../../../errors/invalid-transition-error';
+import { StoreConflictError } from '../../../errors/store-conflict-error';
 import { StoreUnavailableError } from '../../../errors/store-unavailable-error';
 import type { AgentRuntimeStore } from '../../../store/agent-runtime-store';
 import { type Schedule, SECRET } from './schedule';
@@ -90,9 +91,11 @@ export async function checkInvariants(input: {
       // is not paused in this process, and a resume there is refused.
       (outage && handle.error instanceof TypeError && /not paused/.test(handle.error.message)) ||
       // Two runtimes race for the run: the later one finds it leased, or already ended.
+      // (or, acquiring while the other writes fast, loses every compare-and-set of its tries).
       (outcome.theft &&
         (FencingError.isInstance(handle.error) ||
-          InvalidTransitionError.isInstance(handle.error))) ||
+          InvalidTransitionError.isInstance(handle.error) ||
+          StoreConflictError.isInstance(handle.error))) ||
       // A resume after the paused run was cancelled is refused.
       (outcome.cancelled &&
         InvalidTransitionError.isInstance(handle.error) &&
