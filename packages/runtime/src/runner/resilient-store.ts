@@ -2,6 +2,7 @@ import {
   type AgentRun,
   type DurableRunEvent,
   isTerminalStatus,
+  ProtocolValidationError,
   type RunOperation,
   type RunSnapshot,
   type UIMessage,
@@ -31,7 +32,10 @@ export const DEFAULT_STORE_RETRY: Required<StoreRetryOptions> = { attempts: 4, d
  * a timeout — may be transient, and a write may even have landed before its answer was lost.
  */
 function isDecision(error: unknown): boolean {
-  return RunlightError.isRunlightError(error) && !StoreConflictError.isInstance(error);
+  return (
+    (RunlightError.isRunlightError(error) && !StoreConflictError.isInstance(error)) ||
+    ProtocolValidationError.isInstance(error)
+  );
 }
 
 /** JSON with sorted keys: equal for records equal as stored (key order and undefined aside). */
