@@ -7,6 +7,7 @@ export { RunNotFoundError } from './errors/run-not-found-error';
 export { RunlightError } from './errors/runlight-error';
 export { StoreConflictError } from './errors/store-conflict-error';
 export { StoreRecordError } from './errors/store-record-error';
+export { StoreUnavailableError } from './errors/store-unavailable-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
@@ -31,6 +32,7 @@ export { DEFAULT_CHECKPOINT_EVERY_EVENTS, isStructuralChunk } from './runner/che
 export { isFirstOutput } from './runner/first-output';
 export type { ManagedToolExecutionOptions } from './runner/managed-tools';
 export { idempotencyKeyOf } from './runner/managed-tools';
+export type { StoreRetryOptions } from './runner/resilient-store';
 export type {
   CompactFunction,
   CompactInput,
@@ -41,6 +43,8 @@ export type {
   StartRunOptions,
   ToolApprovalAnswer,
 } from './runner/run-options';
+export type { ToolErrorText } from './runner/tool-error-text';
+export { TOOL_ERROR_TEXT } from './runner/tool-error-text';
 export type { AgentRuntimeStore, AgentRuntimeStoreOptions } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { AgentRuntimeDriver } from './store/driver';

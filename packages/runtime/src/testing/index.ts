@@ -1,3 +1,5 @@
+export type { DriverFault, FaultyDriver } from './fault-driver';
+export { faultyDriver, InjectedDriverError } from './fault-driver';
 export type {
   ScriptedError,
   ScriptedModelOptions,
