@@ -146,6 +146,25 @@ describe('3 + 4: provider failures on both model paths are failed, never cancell
   }
 });
 
+describe('4: an error out of the SDK iterator that is not the provider', () => {
+  it('a throwing stopWhen is internal, not a provider failure', async () => {
+    const h = harness();
+    const lookup = tool({ inputSchema: z.object({}), execute: async () => 'x' });
+    const run = await h.runtime.startRun({
+      runId: h.runId,
+      model: scriptedModel([{ toolCalls: [{ toolName: 'lookup', input: {} }] }, { text: 'No.' }]),
+      messages: user('Hi'),
+      tools: { lookup },
+      stopWhen: () => {
+        throw new Error(`stop condition broke: ${SECRET}`);
+      },
+    }).done;
+
+    expect(run).toMatchObject({ status: 'failed', failure: { code: 'internal' } });
+    expect(JSON.stringify(h.events)).not.toContain(SECRET);
+  });
+});
+
 describe('5: the model request ends when the provider stream finishes, before tools run', () => {
   it.each(['object', 'id'] as const)(
     'model %s: a slow tool runs while the request is completed',
