@@ -3,6 +3,7 @@ import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import { OwnedRun } from '../store/owned-run';
+import type { TerminalCommit } from '../store/reducer';
 import type { CheckpointWriter } from './checkpoint-writer';
 import { type ExecutionContext, now } from './execution-context';
 import type { OperationRecorder } from './operation-recorder';
@@ -23,6 +24,9 @@ export async function endExecution(
 ): Promise<AgentRun> {
   const stop = context.stop;
   if (!stop.lost) await writer.checkpoint('if-changed');
+  // An operation's end queued by another part (the middleware, a stream observer) lands — or
+  // fails and names its failure — before the end is decided from what this execution knows.
+  await context.owned.settled();
   if (stop.lost) return currentRun(context);
 
   const awaitingApproval =
@@ -56,6 +60,11 @@ export async function endExecution(
       stop.fail('storage_conflict');
       return recoverAndFail(context);
     }
+    if (InvalidTransitionError.isInstance(error) && error.rule === 'operation-in-flight') {
+      // The store holds an operation this execution believed ended (its end did not land):
+      // end it from a fresh read, then commit the same terminal.
+      return recoverAndFail(context, terminal);
+    }
     // E.g. the store kept failing (`StoreUnavailableError`) even for the terminal write: the
     // run stays `running` and its lease expires, so a recovery pass can take it over.
     context.log(
@@ -73,7 +82,14 @@ export async function endExecution(
  * holds the run, a fresh handle records the in-flight operation failed and ends the run
  * with the failure (`storage_conflict` unless another owner was named first).
  */
-async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
+async function recoverAndFail(
+  context: ExecutionContext,
+  intended?: TerminalCommit,
+): Promise<AgentRun> {
+  const failure = context.stop.failure;
+  const terminal: TerminalCommit = failure
+    ? { status: 'failed', failure }
+    : (intended ?? { status: 'failed', failure: { code: 'storage_conflict' } });
   try {
     for (let round = 1; ; round++) {
       // A mutation queued before the stop may still land: read the run after it settled.
@@ -90,12 +106,10 @@ async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
       try {
         const current = fresh.lastOperation;
         if (current && !isTerminalPhase(current.phase)) {
-          await context.owned.recordRunOperation({ ...current, phase: 'failed', endedAt: now() });
+          const phase = terminal.status === 'cancelled' ? 'cancelled' : 'failed';
+          await context.owned.recordRunOperation({ ...current, phase, endedAt: now() });
         }
-        return await context.owned.commitTerminal({
-          status: 'failed',
-          failure: context.stop.failure ?? { code: 'storage_conflict' },
-        });
+        return await context.owned.commitTerminal(terminal);
       } catch (error) {
         // Another of this execution's writes landed in between: read again (bounded).
         const raced =
