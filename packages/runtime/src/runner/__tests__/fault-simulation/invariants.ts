@@ -194,7 +194,15 @@ export async function checkInvariants(input: {
     (handle) =>
       handle.run && handle.run.fencingToken === run.fencingToken && handle.run.owner === run.owner,
   );
-  const last = ofFinal.at(-1)?.run;
+  // A fenced-out execution resolves to the run as the new owner held it then: the latest
+  // revision among them belongs to the execution that ended the run (or paused it).
+  const last = ofFinal
+    .map((handle) => handle.run)
+    .reduce<AgentRun | undefined>(
+      (latest, candidate) =>
+        candidate && (!latest || candidate.revision > latest.revision) ? candidate : latest,
+      undefined,
+    );
   if (last && canonical(last) !== canonical(run) && !outage) {
     violate(
       `done resolved to revision ${last.revision} (${last.status}), the store holds ${run.revision} (${run.status})`,
