@@ -110,11 +110,29 @@ export function resilientStore(
     return run;
   };
 
-  /** Publishes the stored events after the last published one up to `revision`, in order. */
-  async function publishUpTo(runId: string, revision: number): Promise<void> {
+  /**
+   * Publishes the stored events after the last published one up to `revision`, in order —
+   * only while the run is still held under `guard`'s token: then every event since this
+   * runtime's acquisition is its own (an acquisition changes the token, and tokens never go
+   * back). Another owner's events are that owner's to publish.
+   */
+  async function publishUpTo(
+    runId: string,
+    revision: number,
+    guard: { owner: string; fencingToken: number },
+  ): Promise<void> {
     const after = published.get(runId);
     if (after === undefined || after >= revision) return;
     try {
+      const run = await read(runId, () => store.getRun(runId));
+      if (
+        run.owner !== guard.owner ||
+        run.fencingToken !== guard.fencingToken ||
+        run.revision < revision
+      ) {
+        published.delete(runId);
+        return;
+      }
       const events = await read(runId, () => store.readEvents(runId, { afterRevision: after }));
       for (const event of events) {
         if (event.revision > revision) break;
@@ -146,8 +164,8 @@ export function resilientStore(
   }
 
   /** Publishes the stored event at `revision` (what landed without an answer). */
-  async function publishLanded(runId: string, run: AgentRun): Promise<void> {
-    await publishUpTo(runId, run.revision);
+  async function publishLanded(runId: string, run: AgentRun, guard: OwnerGuard): Promise<void> {
+    await publishUpTo(runId, run.revision, guard);
     markPublished(run);
   }
 
@@ -164,7 +182,7 @@ export function resilientStore(
   ): Promise<AgentRun> {
     let lastError: unknown;
     // A write of an earlier turn that landed unseen is published before this one.
-    await publishUpTo(runId, guard.expectedRevision);
+    await publishUpTo(runId, guard.expectedRevision, guard);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         return markPublished(await write());
@@ -195,7 +213,7 @@ export function resilientStore(
             'A store write landed but its answer was lost; it was not retried',
             lastError,
           );
-          await publishLanded(runId, run);
+          await publishLanded(runId, run, guard);
           return run;
         }
         if (!ours) {

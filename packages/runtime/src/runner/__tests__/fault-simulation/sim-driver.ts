@@ -16,7 +16,7 @@ export interface InjectedFaults {
   thrown: number;
   /** The longest run of consecutive calls that threw. */
   longestBurst: number;
-  /** The most calls that threw within any `window` consecutive calls. */
+  /** The most calls that threw or lost their compare-and-set within `window` consecutive calls. */
   densest: number;
   /** Compare-and-sets reported lost to a foreign writer. */
   conflicts: number;
@@ -101,6 +101,10 @@ export function simDriver(
       if (mode === 'before') throw fail();
       if (mode === 'ok' && enabled && random() < schedule.conflictRate) {
         faults.conflicts++;
+        // A lost compare-and-set fails a try too (a later try may read it as its own).
+        failedAt.push(calls);
+        const recent = failedAt.filter((call) => call > calls - schedule.window).length;
+        faults.densest = Math.max(faults.densest, recent);
         return false;
       }
       const done = await inner.compareAndSet(runId, expected, next, events);
