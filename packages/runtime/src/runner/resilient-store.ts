@@ -120,15 +120,18 @@ export function resilientStore(
     runId: string,
     revision: number,
     guard: { owner: string; fencingToken: number },
+    /** The caller saw the run held under `guard` at `revision` or later. */
+    held = false,
   ): Promise<void> {
     const after = published.get(runId);
     if (after === undefined || after >= revision) return;
     try {
-      const run = await read(runId, () => store.getRun(runId));
+      const run = held ? null : await read(runId, () => store.getRun(runId));
       if (
-        run.owner !== guard.owner ||
-        run.fencingToken !== guard.fencingToken ||
-        run.revision < revision
+        run &&
+        (run.owner !== guard.owner ||
+          run.fencingToken !== guard.fencingToken ||
+          run.revision < revision)
       ) {
         published.delete(runId);
         return;
@@ -165,7 +168,8 @@ export function resilientStore(
 
   /** Publishes the stored event at `revision` (what landed without an answer). */
   async function publishLanded(runId: string, run: AgentRun, guard: OwnerGuard): Promise<void> {
-    await publishUpTo(runId, run.revision, guard);
+    // The snapshot that recognised the write showed it held under `guard` at this revision.
+    await publishUpTo(runId, run.revision, guard, true);
     markPublished(run);
   }
 
