@@ -17,6 +17,7 @@ export {
 export type { AssistantCheckpoint } from './assistant-checkpoint';
 export { AssistantCheckpointSchema } from './assistant-checkpoint';
 export type {
+  AssistantAppendEvent,
   AssistantCheckpointEvent,
   DurableRunEvent,
   RunDeltaEvent,
@@ -27,8 +28,10 @@ export type {
   RunStatusEvent,
 } from './run-event';
 export {
+  AssistantAppendEventSchema,
   AssistantCheckpointEventSchema,
   DurableRunEventSchema,
+  isAssistantEvent,
   isDurableEvent,
   RUN_STATUS_CHANGES,
   RunDeltaEventSchema,
@@ -66,6 +69,7 @@ export type { ProtocolIssue, SafeParseResult } from './validation';
 export {
   ProtocolValidationError,
   parseAgentRun,
+  parseAssistantAppendEvent,
   parseAssistantCheckpoint,
   parseDurableRunEvent,
   parseRunEvent,
@@ -73,6 +77,7 @@ export {
   parseRunReset,
   parseRunSnapshot,
   safeParseAgentRun,
+  safeParseAssistantAppendEvent,
   safeParseAssistantCheckpoint,
   safeParseDurableRunEvent,
   safeParseRunEvent,

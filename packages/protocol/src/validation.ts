@@ -1,7 +1,12 @@
 import type { z } from 'zod';
 import { AgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
-import { DurableRunEventSchema, RunEventSchema, RunResetSchema } from './run-event';
+import {
+  AssistantAppendEventSchema,
+  DurableRunEventSchema,
+  RunEventSchema,
+  RunResetSchema,
+} from './run-event';
 import { RunOperationSchema } from './run-operation';
 import { RunSnapshotSchema } from './run-snapshot';
 
@@ -78,3 +83,7 @@ export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
 );
 export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
 export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);
+export const [parseAssistantAppendEvent, safeParseAssistantAppendEvent] = parsers(
+  'AssistantAppendEvent',
+  AssistantAppendEventSchema,
+);

@@ -47,9 +47,15 @@ export type { AgentRuntimeDriver } from './store/driver';
 export { createMemoryDriver } from './store/memory-driver';
 export type { OwnedRunOptions } from './store/owned-run';
 export { OwnedRun } from './store/owned-run';
-export type { OwnerGuard, TerminalCommit, TerminalResult } from './store/reducer';
+export type {
+  AssistantAppend,
+  OwnerGuard,
+  TerminalCommit,
+  TerminalResult,
+} from './store/reducer';
 export {
   reduceAcquireRun,
+  reduceAppendAssistant,
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
@@ -57,5 +63,11 @@ export {
   reduceSaveAssistantCheckpoint,
 } from './store/reducer';
 export { RunMutationQueue } from './store/run-mutation-queue';
-export type { Lease, Mutation, OperationCursor, StoredRun } from './store/stored-run';
+export type {
+  AssistantPointer,
+  Lease,
+  Mutation,
+  OperationCursor,
+  StoredRun,
+} from './store/stored-run';
 export { LeaseSchema, OperationCursorSchema, StoredRunSchema } from './store/stored-run';

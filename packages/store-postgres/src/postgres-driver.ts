@@ -9,7 +9,8 @@ export interface PostgresDriverOptions extends PostgresSchemaOptions {
 }
 
 interface LoadedRow {
-  record: Omit<StoredRun, 'assistant'> & { assistant?: null };
+  /** Without `assistant` when written before the assistant pointer existed. */
+  record: Omit<StoredRun, 'assistant'> & { assistant?: StoredRun['assistant'] };
   assistant_revision: number | null;
   checkpoint_revision: number | null;
   message: unknown;
@@ -17,16 +18,16 @@ interface LoadedRow {
 
 /**
  * A normalized `AgentRuntimeDriver` on PostgreSQL (node-postgres `Pool` or PGlite): one row
- * per run with a revision column, the run's durable events in an event table, the assistant
- * checkpoint in its own row (see `migrate` for why).
+ * per run with a revision column and the run's durable events in an event table — among them
+ * the assistant message's appends and consolidations, each written once. The run record holds
+ * only a pointer to them, so every compare-and-set writes a record of a few hundred bytes.
  *
  * Every compare-and-set is ONE statement — data-modifying CTEs that update (or insert) the run
- * row and write its events and checkpoint only when that row was written — so it is atomic
- * without BEGIN/COMMIT round trips and costs one commit, like a bare `UPDATE`.
+ * row and write its events only when that row was written — so it is atomic without
+ * BEGIN/COMMIT round trips and costs one commit, like a bare `UPDATE`.
  *
- * A checkpoint is immutable once written at its revision (the reducer writes a changed message
- * only with a new revision), so the message is sent only when `next.assistant.revision` is
- * newer than the revision being replaced.
+ * Rows written before the assistant pointer existed (the checkpoint in `run_assistants`) are
+ * still read, and upgraded by the store.
  *
  * @example
  * await migrate(pool);
@@ -86,20 +87,18 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
     async load(runId) {
       const [row] = await sql.query<LoadedRow>({ ...load, values: [runId] });
       if (!row) return null;
+      // Today's records hold the assistant pointer themselves (`assistant` is in the JSON).
+      if ('assistant' in row.record) return row.record;
+      // A record written before the pointer: its checkpoint is in `run_assistants` (the
+      // store upgrades it to a pointer; its event in the log holds the same message).
       const revision = row.assistant_revision;
-      // Without a checkpoint the record is returned exactly as stored (`assistant: null` inside).
-      if (revision === null) return row.record;
+      if (revision === null) return { ...row.record, assistant: null };
       // A checkpoint row of another revision is not this record's: let validation refuse it.
       const message = row.checkpoint_revision === revision ? row.message : undefined;
       return { ...row.record, assistant: { message, revision } };
     },
 
     async compareAndSet(runId, expectedRevision, next, events) {
-      const { assistant, ...rest } = next;
-      // The checkpoint lives in its own row; the record keeps `assistant: null` when none.
-      const record = assistant === null ? next : rest;
-      const fresh =
-        assistant !== null && (expectedRevision === null || assistant.revision > expectedRevision);
       const [row] = await sql.query<{ written: number }>({
         name: name(expectedRevision === null ? 'insert' : 'update'),
         text: expectedRevision === null ? insert : update,
@@ -107,10 +106,13 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
           runId,
           expectedRevision,
           next.run.revision,
-          JSON.stringify(record),
-          assistant?.revision ?? null,
+          // The record holds the assistant pointer, never the message: the message is in the
+          // event log (the last `assistant-checkpoint` and the `assistant-append`s after it).
+          JSON.stringify(next),
+          next.assistant?.revision ?? null,
           events.map((event) => event.revision),
-          fresh ? JSON.stringify(assistant.message) : null,
+          // `run_assistants` holds only checkpoints written before the pointer existed.
+          null,
           next.run.status,
           next.run.updatedAt,
           // Revisions travel beside the documents: reading them out of the JSON in SQL would

@@ -343,6 +343,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
       // As `RunEventHub`: a checkpoint holds every delta before it; an ended run streams no more.
       if (
         pointer.type === 'assistant-checkpoint' ||
+        pointer.type === 'assistant-append' ||
         (pointer.type === 'run-status' && pointer.change !== 'acquired')
       ) {
         this.#hub.endRun(pointer.runId);

@@ -15,6 +15,7 @@ export type TransitionRule =
   | 'phase-not-forward'
   | 'message-not-assistant'
   | 'message-id-changed'
+  | 'append-base-changed'
   | 'terminal-differs';
 
 /** A mutation that breaks the run's state machine; nothing was stored. */

@@ -1,5 +1,6 @@
 import {
   type DurableRunEvent,
+  isAssistantEvent,
   isTerminalStatus,
   type RunDeltaEvent,
   type RunEvent,
@@ -281,9 +282,9 @@ export class RunEventStream {
 
   #sendDurable(event: DurableRunEvent): void {
     this.#revision = event.revision;
-    if (event.type === 'assistant-checkpoint') {
+    if (isAssistantEvent(event)) {
       this.#checkpointRevision = event.revision;
-      this.#delta = null; // the checkpoint holds every delta before it
+      this.#delta = null; // an assistant write holds every delta before it
     } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
       this.#terminalRevision = event.revision;
     }

@@ -54,6 +54,20 @@ export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): Age
       });
       return run;
     },
+    async appendAssistant(runId, guard, append) {
+      const run = await store.appendAssistant(runId, guard, append);
+      bus.publish({
+        type: 'assistant-append',
+        runId,
+        revision: run.revision,
+        at: run.updatedAt,
+        leaseExpiresAt: run.leaseExpiresAt,
+        messageId: append.messageId,
+        baseRevision: append.baseRevision,
+        chunks: [...append.chunks],
+      });
+      return run;
+    },
     async renewLease(runId, guard) {
       const run = await store.renewLease(runId, guard);
       bus.publish(statusEvent(run, 'lease-renewed'));

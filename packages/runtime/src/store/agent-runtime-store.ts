@@ -10,9 +10,12 @@ import { RunNotFoundError } from '../errors/run-not-found-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import { StoreRecordError } from '../errors/store-record-error';
 import type { AgentRuntimeDriver } from './driver';
+import { materialiseAssistant } from './materialise-assistant';
 import {
+  type AssistantAppend,
   type OwnerGuard,
   reduceAcquireRun,
+  reduceAppendAssistant,
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
@@ -33,11 +36,18 @@ export interface AgentRuntimeStore {
   createRun(input: { runId: string }): Promise<AgentRun>;
   acquireRun(runId: string, input: { owner: string; leaseMs: number }): Promise<AgentRun>;
   recordRunOperation(runId: string, guard: OwnerGuard, operation: RunOperation): Promise<AgentRun>;
+  /** Consolidates the whole assistant message (an `assistant-checkpoint` event). */
   saveAssistantCheckpoint(runId: string, guard: OwnerGuard, message: UIMessage): Promise<AgentRun>;
+  /**
+   * Appends chunks to the assistant message (an `assistant-append` event), extending the last
+   * assistant write, which `append.baseRevision` names.
+   */
+  appendAssistant(runId: string, guard: OwnerGuard, append: AssistantAppend): Promise<AgentRun>;
   commitTerminal(runId: string, guard: OwnerGuard, terminal: TerminalCommit): Promise<AgentRun>;
   /** Renews the owner's lease and nothing else (a `run-status` `lease-renewed` event). */
   renewLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
   getRun(runId: string): Promise<AgentRun>;
+  /** The run and its assistant message, materialised from its last consolidation and appends. */
   getSnapshot(runId: string): Promise<RunSnapshot>;
   readEvents(runId: string, options?: { afterRevision?: number }): Promise<DurableRunEvent[]>;
 }
@@ -145,6 +155,14 @@ export function createAgentRuntimeStore(
     }
   }
 
+  function parseEvents(runId: string, raw: readonly unknown[]): DurableRunEvent[] {
+    return raw.map((value) => {
+      const parsed = safeParseDurableRunEvent(value);
+      if (!parsed.success) throw new StoreRecordError(runId, 'event', parsed.error.issues);
+      return parsed.data;
+    });
+  }
+
   return {
     createRun({ runId }) {
       return unowned(runId, (record) => reduceCreateRun(record, { runId }, now()));
@@ -169,6 +187,10 @@ export function createAgentRuntimeStore(
       );
     },
 
+    appendAssistant(runId, guard, append) {
+      return owned(runId, guard, (record) => reduceAppendAssistant(record, guard, append, now()));
+    },
+
     commitTerminal(runId, guard, terminal) {
       return owned(runId, guard, (record) => reduceCommitTerminal(record, guard, terminal, now()));
     },
@@ -183,17 +205,22 @@ export function createAgentRuntimeStore(
 
     async getSnapshot(runId) {
       const record = await loadExisting(runId);
-      return { run: record.run, assistant: record.assistant, revision: record.run.revision };
+      const pointer = record.assistant;
+      if (pointer === null)
+        return { run: record.run, assistant: null, revision: record.run.revision };
+      // Events are immutable at their revision, so events read after the record agree with it.
+      const events = parseEvents(
+        runId,
+        await driver.readEvents(runId, Math.max(0, pointer.consolidatedRevision - 1)),
+      );
+      const assistant = await materialiseAssistant(runId, pointer, events);
+      return { run: record.run, assistant, revision: record.run.revision };
     },
 
     async readEvents(runId, { afterRevision = 0 } = {}) {
       const raw = await driver.readEvents(runId, afterRevision);
       if (raw.length === 0 && !(await load(runId))) throw new RunNotFoundError(runId);
-      return raw.map((value) => {
-        const parsed = safeParseDurableRunEvent(value);
-        if (!parsed.success) throw new StoreRecordError(runId, 'event', parsed.error.issues);
-        return parsed.data;
-      });
+      return parseEvents(runId, raw);
     },
   };
 }

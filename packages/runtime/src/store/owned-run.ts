@@ -2,7 +2,7 @@ import type { AgentRun, RunOperation, UIMessage } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import type { AgentRuntimeStore } from './agent-runtime-store';
-import type { TerminalCommit } from './reducer';
+import type { AssistantAppend, TerminalCommit } from './reducer';
 import { RunMutationQueue } from './run-mutation-queue';
 
 export interface OwnedRunOptions {
@@ -60,6 +60,11 @@ export class OwnedRun {
 
   saveAssistantCheckpoint(message: UIMessage): Promise<AgentRun> {
     return this.#mutate((guard) => this.#store.saveAssistantCheckpoint(this.runId, guard, message));
+  }
+
+  /** Appends chunks to the assistant message, extending the write `append.baseRevision` names. */
+  appendAssistant(append: AssistantAppend): Promise<AgentRun> {
+    return this.#mutate((guard) => this.#store.appendAssistant(this.runId, guard, append));
   }
 
   /** Renews the lease without changing anything else (an idle owner's heartbeat). */

@@ -2,11 +2,13 @@ import {
   type AgentRun,
   isTerminalPhase,
   isTerminalStatus,
+  parseAssistantAppendEvent,
   parseRunOperation,
   phaseRank,
   type RunFailure,
   type RunOperation,
   type UIMessage,
+  type UIMessageChunk,
 } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
@@ -260,15 +262,29 @@ export function reduceRecordRunOperation(
   };
 }
 
-/** Stores this run's assistant message (never the whole conversation) at the new revision. */
+function checkAssistantWrite(record: StoredRun, guard: OwnerGuard, messageId: string): void {
+  checkGuard(record, guard);
+  checkRunning(record);
+  const current = record.assistant?.messageId;
+  if (current !== undefined && current !== messageId) {
+    throw new InvalidTransitionError(
+      record.run.id,
+      'message-id-changed',
+      `the run's assistant message is ${current}, not ${messageId}`,
+    );
+  }
+}
+
+/**
+ * Consolidates this run's assistant message (never the whole conversation): the whole message
+ * at the new revision, in its `assistant-checkpoint` event. The record keeps only a pointer.
+ */
 export function reduceSaveAssistantCheckpoint(
   record: StoredRun,
   guard: OwnerGuard,
   message: UIMessage,
   now: Date,
 ): Mutation {
-  checkGuard(record, guard);
-  checkRunning(record);
   const runId = record.run.id;
   if (message.role !== 'assistant') {
     throw new InvalidTransitionError(
@@ -277,26 +293,71 @@ export function reduceSaveAssistantCheckpoint(
       'a checkpoint holds the assistant message',
     );
   }
-  if (record.assistant && record.assistant.message.id !== message.id) {
-    throw new InvalidTransitionError(
-      runId,
-      'message-id-changed',
-      `the run's assistant message is ${record.assistant.message.id}, not ${message.id}`,
-    );
-  }
+  checkAssistantWrite(record, guard, message.id);
   const next = advance(record, now, {});
-  next.assistant = { message, revision: next.run.revision };
+  const revision = next.run.revision;
+  next.assistant = { messageId: message.id, revision, consolidatedRevision: revision };
   return {
     record: next,
     event: {
       type: 'assistant-checkpoint',
       runId,
-      revision: next.run.revision,
+      revision,
       at: next.run.updatedAt,
       leaseExpiresAt: next.run.leaseExpiresAt,
-      checkpoint: next.assistant,
+      checkpoint: { message, revision },
     },
   };
+}
+
+/** What an append names: the message it extends, the write it builds on and its chunks. */
+export interface AssistantAppend {
+  messageId: string;
+  /** The revision of the assistant write it extends (0: none); must be the record's last one. */
+  baseRevision: number;
+  chunks: readonly UIMessageChunk[];
+}
+
+/**
+ * Appends UI message chunks to this run's assistant message: what a checkpoint batch added
+ * since the previous assistant write, which it must name (`baseRevision`), so an append never
+ * lands on a message state it was not cut from. The event is validated (at least one chunk,
+ * every chunk a `UIMessageChunk`); the record only moves its pointer.
+ */
+export function reduceAppendAssistant(
+  record: StoredRun,
+  guard: OwnerGuard,
+  append: AssistantAppend,
+  now: Date,
+): Mutation {
+  checkAssistantWrite(record, guard, append.messageId);
+  const runId = record.run.id;
+  const base = record.assistant?.revision ?? 0;
+  if (append.baseRevision !== base) {
+    throw new InvalidTransitionError(
+      runId,
+      'append-base-changed',
+      `the append extends revision ${append.baseRevision}, the last assistant write is ${base}`,
+    );
+  }
+  const next = advance(record, now, {});
+  const revision = next.run.revision;
+  const event = parseAssistantAppendEvent({
+    type: 'assistant-append',
+    runId,
+    revision,
+    at: next.run.updatedAt,
+    leaseExpiresAt: next.run.leaseExpiresAt,
+    messageId: append.messageId,
+    baseRevision: base,
+    chunks: [...append.chunks],
+  });
+  next.assistant = {
+    messageId: append.messageId,
+    revision,
+    consolidatedRevision: record.assistant?.consolidatedRevision ?? 0,
+  };
+  return { record: next, event };
 }
 
 function sameTerminal(run: AgentRun, terminal: TerminalCommit): boolean {
