@@ -362,6 +362,16 @@ export class Follower {
         this.deltaText = '';
         this.delta = null;
       }
+      if (event.type === 'assistant-append') {
+        const text = `${this.checkpointText}${event.chunks.map((chunk) => (chunk.type === 'text-delta' ? chunk.delta : '')).join('')}`;
+        if (this.strictText && text !== this.text) {
+          throw new Error(`append "${text}" after text "${this.text}"`);
+        }
+        this.checkpointRevision = event.revision;
+        this.checkpointText = text;
+        this.deltaText = '';
+        this.delta = null;
+      }
       if (
         event.type === 'run-status' &&
         event.change !== 'acquired' &&
