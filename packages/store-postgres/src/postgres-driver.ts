@@ -92,7 +92,7 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       // A record written before the pointer: its checkpoint is in `run_assistants` (the
       // store upgrades it to a pointer; its event in the log holds the same message).
       const revision = row.assistant_revision;
-      if (revision === null) return { ...row.record, assistant: null };
+      if (revision === null) return row.record;
       // A checkpoint row of another revision is not this record's: let validation refuse it.
       const message = row.checkpoint_revision === revision ? row.message : undefined;
       return { ...row.record, assistant: { message, revision } };
