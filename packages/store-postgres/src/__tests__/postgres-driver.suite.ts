@@ -7,6 +7,7 @@ import {
   type StoredRun,
   StoreRecordError,
 } from '@runlight/runtime';
+import { measureLongAnswer } from '@runlight/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';
@@ -181,6 +182,18 @@ export function driverTests(open: () => Promise<TestDatabase>) {
       revision: 4,
     });
   });
+
+  it.each([200, 2_000, 20_000])(
+    '%i tokens at the default cadence: assistant bytes ≤ 3× the message, records of fixed size',
+    async (tokens) => {
+      const { driver } = await freshDriver();
+      const { counts, finalBytes } = await measureLongAnswer(driver, tokens);
+      expect(counts.assistantBytes).toBeLessThanOrEqual(3 * finalBytes);
+      expect(counts.bytes).toBeLessThanOrEqual(3 * finalBytes + 1_024 * counts.writes);
+      expect(counts.maxRecordBytes).toBeLessThan(1_024);
+      expect(counts.maxOperationRecordBytes).toBeLessThan(1_024);
+    },
+  );
 
   it('reads a row written before the assistant pointer (checkpoint in run_assistants) and continues it', async () => {
     const { driver, schema } = await freshDriver();
