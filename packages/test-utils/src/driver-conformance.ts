@@ -116,6 +116,96 @@ export function describeDriverConformance(
       expect(snapshot.assistant?.message).toEqual(assistantMessage('hi'));
     });
 
+    it('materialises the snapshot from the last consolidation and the appends after it', async () => {
+      const { id, guard } = await acquired();
+      const at = (revision: number) => ({ ...guard, expectedRevision: revision });
+      const messageId = 'message-1';
+      let run = await store.appendAssistant(id, guard, {
+        messageId,
+        baseRevision: 0,
+        chunks: [
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'Hel' },
+        ],
+      });
+      expect((await store.getSnapshot(id)).assistant).toEqual({
+        message: {
+          id: messageId,
+          role: 'assistant',
+          parts: [{ type: 'text', text: 'Hel', state: 'streaming' }],
+        },
+        revision: 3,
+      });
+      run = await store.recordRunOperation(id, at(run.revision), modelRequest(0));
+      run = await store.appendAssistant(id, at(run.revision), {
+        messageId,
+        baseRevision: 3,
+        chunks: [{ type: 'text-delta', id: 't', delta: 'lo' }],
+      });
+      // A consolidation cut mid-part; the appends after it continue that part.
+      const consolidated = (await store.getSnapshot(id)).assistant!.message;
+      run = await store.saveAssistantCheckpoint(id, at(run.revision), consolidated);
+      run = await store.appendAssistant(id, at(run.revision), {
+        messageId,
+        baseRevision: 6,
+        chunks: [
+          { type: 'text-delta', id: 't', delta: ' world' },
+          { type: 'text-end', id: 't' },
+        ],
+      });
+      const snapshot = await store.getSnapshot(id);
+      expect(snapshot.revision).toBe(7);
+      expect(snapshot.assistant).toEqual({
+        message: {
+          id: messageId,
+          role: 'assistant',
+          parts: [{ type: 'text', text: 'Hello world', state: 'done' }],
+        },
+        revision: 7,
+      });
+      const events = await store.readEvents(id, { afterRevision: 2 });
+      expect(events.map((event) => [event.type, event.revision])).toEqual([
+        ['assistant-append', 3],
+        ['run-operation', 4],
+        ['assistant-append', 5],
+        ['assistant-checkpoint', 6],
+        ['assistant-append', 7],
+      ]);
+      expect(events[2]).toMatchObject({ baseRevision: 3, messageId });
+    });
+
+    it('refuses an append that does not extend the last assistant write, or another message', async () => {
+      const { id, guard } = await acquired();
+      const run = await store.appendAssistant(id, guard, {
+        messageId: 'm',
+        baseRevision: 0,
+        chunks: [{ type: 'text-start', id: 't' }],
+      });
+      const next = { ...guard, expectedRevision: run.revision };
+      const before = await store.getSnapshot(id);
+      await expect(
+        store.appendAssistant(id, next, {
+          messageId: 'm',
+          baseRevision: 0,
+          chunks: [{ type: 'text-delta', id: 't', delta: 'x' }],
+        }),
+      ).rejects.toSatisfy(
+        (error: unknown) =>
+          InvalidTransitionError.isInstance(error) && error.rule === 'append-base-changed',
+      );
+      await expect(
+        store.appendAssistant(id, next, {
+          messageId: 'other',
+          baseRevision: run.revision,
+          chunks: [{ type: 'text-delta', id: 't', delta: 'x' }],
+        }),
+      ).rejects.toSatisfy(InvalidTransitionError.isInstance);
+      await expect(
+        store.appendAssistant(id, next, { messageId: 'm', baseRevision: run.revision, chunks: [] }),
+      ).rejects.toThrow(/at least one chunk/);
+      expect(await store.getSnapshot(id)).toEqual(before);
+    });
+
     it('fails a stale revision with StoreConflictError and stores nothing', async () => {
       const { id, guard } = await acquired();
       await store.recordRunOperation(id, guard, modelRequest(0));

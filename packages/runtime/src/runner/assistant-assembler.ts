@@ -24,6 +24,7 @@ export class AssistantAssembler {
   readonly #controller: ReadableStreamDefaultController<UIMessageChunk>;
   readonly #waiters = new Map<string, () => void>();
   #sentinels = 0;
+  #ended = false;
 
   constructor(message: UIMessage) {
     this.#message = structuredClone(message);
@@ -46,11 +47,18 @@ export class AssistantAssembler {
         }
       },
     });
-    // Drain the SDK's snapshots: the message itself is read in place.
+    // Drain the SDK's snapshots: the message itself is read in place. The SDK ends the stream
+    // at a chunk it refuses (e.g. a result for an unknown tool call); waiters must not hang.
     void (async () => {
       for await (const _ of messages) {
       }
-    })().catch(() => {});
+    })()
+      .catch(() => {})
+      .finally(() => {
+        this.#ended = true;
+        for (const waiter of this.#waiters.values()) waiter();
+        this.#waiters.clear();
+      });
   }
 
   get messageId(): string {
@@ -77,6 +85,7 @@ export class AssistantAssembler {
   }
 
   #processed(): Promise<void> {
+    if (this.#ended) return Promise.resolve();
     const key = `${SENTINEL}${++this.#sentinels}`;
     const processed = new Promise<void>((resolve) => this.#waiters.set(key, resolve));
     this.#controller.enqueue({ type: 'error', errorText: key });
