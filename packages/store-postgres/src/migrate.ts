@@ -55,10 +55,10 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
  * The schema. Why these shapes:
  * - `runs` holds one row per run; `revision` is the compare-and-set column and `record` the run
  *   record with its lease and operation ids — but not the assistant message.
- * - `run_assistants` holds the run's assistant checkpoint (this run's message only, never the
- *   conversation) in its own row, written only by a checkpoint. Operation admissions and
- *   status changes therefore rewrite a record of a few hundred bytes however long the answer
- *   grows; `runs.assistant_revision` names the checkpoint the record belongs to.
+ * - The assistant message lives in `run_events` (its appends and consolidations, each written
+ *   once); the record holds a pointer, so every write rewrites a record of a few hundred bytes
+ *   however long the answer grows. `run_assistants` holds checkpoints written before the pointer
+ *   existed (read, never written), named by `runs.assistant_revision`.
  * - `run_events` is the per-run durable event log, keyed (run_id, revision): that key is the
  *   only index `readEvents(runId, afterRevision)` needs.
  * - `run_live_deltas` carries live deltas too large for a NOTIFY payload between instances;
