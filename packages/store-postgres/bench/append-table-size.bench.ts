@@ -9,6 +9,9 @@
  * The whole-message scheme replays the same mutations with every assistant write as a whole
  * message (what every checkpoint wrote before); at 20,000 tokens it is replayed for one run
  * and multiplied by 100 (100 runs would write ~6 GB). `BENCH_PG_RUNS` changes the run count.
+ * The whole-message figure is a lower bound of the scheme it replaced: each whole message is
+ * stored once, in its event, where the old driver also rewrote it into `run_assistants`.
+ * PostgreSQL compresses large `json` values (TOAST), which flatters the whole messages.
  */
 import { PGlite } from '@electric-sql/pglite';
 import type { DurableRunEvent, UIMessage } from '@runlight/protocol';
