@@ -344,7 +344,9 @@ class PostgresEventBusImpl implements PostgresEventBus {
       if (
         pointer.type === 'assistant-checkpoint' ||
         pointer.type === 'assistant-append' ||
-        (pointer.type === 'run-status' && pointer.change !== 'acquired')
+        (pointer.type === 'run-status' &&
+          pointer.change !== 'acquired' &&
+          pointer.change !== 'lease-renewed')
       ) {
         this.#hub.endRun(pointer.runId);
       }

@@ -42,7 +42,13 @@ export class RunEventHub implements RunEventBus {
       target.deltas.push(event);
     } else if (channel && (isAssistantEvent(event) || event.type === 'run-status')) {
       // An assistant write holds every delta before it; a terminal run streams no more.
-      if (event.type !== 'run-status' || event.change !== 'acquired') channel.deltas = [];
+      // A renewed lease changes nothing: the deltas since the last assistant write still count.
+      if (
+        event.type !== 'run-status' ||
+        (event.change !== 'acquired' && event.change !== 'lease-renewed')
+      ) {
+        channel.deltas = [];
+      }
     }
     if (!channel) return;
     for (const listener of [...channel.listeners]) {
