@@ -108,14 +108,21 @@ export class CheckpointWriter {
       ) {
         return;
       }
-      const batch = this.#pending;
-      try {
-        if (batch.length === 0 && !this.#consolidate) {
+      if (this.#pending.length === 0 && !this.#consolidate) {
+        try {
           await context.owned.renewLease();
           context.lastWriteAt = performance.now();
-          return;
+        } catch (error) {
+          context.stop.onWriteError(error);
         }
-        const message = await this.#assembler.snapshot();
+        return;
+      }
+      // One synchronous cut: the batch and the message hold exactly the same chunks, even when
+      // a chunk is appended while this write is in flight (a heartbeat's write).
+      const batch = this.#pending.slice();
+      const snapshot = this.#assembler.snapshot();
+      try {
+        const message = await snapshot;
         const compacted = compactChunks(batch);
         const kept = compacted.filter(
           (chunk) => chunk.type === 'finish-step' || changesMessage(chunk),
@@ -138,9 +145,10 @@ export class CheckpointWriter {
         this.#lastMessage = message;
         this.#baseRevision = written.revision;
         this.#seq = 0;
+        // Chunks appended while this write was in flight stay pending for the next one.
         this.#pending = this.#pending.slice(batch.length);
-        this.#pendingChanges = 0;
-        this.#pendingBytes = 0;
+        this.#pendingChanges = this.#pending.filter(changesMessage).length;
+        this.#pendingBytes = this.#pending.reduce((sum, chunk) => sum + chunkBytes(chunk), 0);
         if (consolidate) {
           this.#consolidate = false;
           this.#consolidatedBytes = JSON.stringify(message).length;
