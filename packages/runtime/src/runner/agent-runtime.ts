@@ -29,12 +29,11 @@ export interface AgentRuntimeOptions {
   /** Ordinary chunks per batched checkpoint. Default 32 (`DEFAULT_CHECKPOINT_EVERY_EVENTS`). */
   checkpointEveryEvents?: number;
   /**
-   * Opt-in write bound for long answers (off by default: the ADR's cadence alone). When set,
-   * an ordinary batch is checkpointed only once the message also grew by this fraction since
-   * the last checkpoint, so the bytes of all checkpoints stay within `(1 + g) / g` × the final
-   * message (3× at 0.5) however long the answer; structural boundaries still checkpoint at once.
-   * The price: late in a long answer a crash loses more text and a reconnect replays more
-   * deltas from memory.
+   * Opt-in: fewer writes for long answers (off by default: the ADR's cadence alone). When set,
+   * an ordinary batch is written only once the message also grew by this fraction since the
+   * last write; structural boundaries still write at once. Checkpoints are append-only, so the
+   * bytes stay linear without it; it saves the per-write record. The price: late in a long
+   * answer a crash loses more text and a reconnect replays more deltas from memory.
    */
   checkpointMinGrowth?: number;
   /** Lease length; renewed by every write and by a heartbeat while idle. Default 30 s. */
