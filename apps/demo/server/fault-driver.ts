@@ -52,6 +52,8 @@ export function faultDriver(driver: AgentRuntimeDriver): FaultDriver {
       await healed(runId);
       return driver.readEvents(runId, after);
     },
+    // Not a call of one run: a partition of one run does not hide the others' expiry.
+    findExpiredRuns: (query) => driver.findExpiredRuns(query),
     loseCompareAndSet(runId, when) {
       losing.set(runId, when);
     },

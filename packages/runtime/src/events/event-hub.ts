@@ -1,4 +1,4 @@
-import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
+import { isTerminalStatus, type RunDeltaEvent, type RunEvent } from '@runlight/protocol';
 import type { RunEventBus } from './run-event-bus';
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -41,8 +41,11 @@ export class RunEventHub implements RunEventBus {
       if (first && first.baseRevision !== event.baseRevision) target.deltas = [];
       target.deltas.push(event);
     } else if (channel && (event.type === 'assistant-checkpoint' || event.type === 'run-status')) {
-      // A checkpoint holds every delta before it; a terminal run streams no more.
-      if (event.type === 'assistant-checkpoint' || event.change !== 'acquired') channel.deltas = [];
+      // A checkpoint holds every delta before it; a terminal run streams no more. A lease
+      // renewed or released, or a new owner, leaves the deltas since the checkpoint valid.
+      if (event.type === 'assistant-checkpoint' || isTerminalStatus(event.status)) {
+        channel.deltas = [];
+      }
     }
     if (!channel) return;
     for (const listener of [...channel.listeners]) {

@@ -26,7 +26,7 @@ export const OperationCursorSchema = z.strictObject({
 });
 export type OperationCursor = z.infer<typeof OperationCursorSchema>;
 
-/** A record stored before the cursor and the lease field existed, upgraded on read. */
+/** A record stored before the cursor, the lease field and the takeover count existed, upgraded on read. */
 function upgradeLegacyRecord(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
@@ -41,6 +41,7 @@ function upgradeLegacyRecord(value: unknown): unknown {
     };
     delete upgraded.operationIds;
   }
+  if (!('takeovers' in record)) upgraded.takeovers = 0;
   const run = record.run;
   if (typeof run === 'object' && run !== null && !('leaseExpiresAt' in run)) {
     const lease = record.lease as { expiresAt?: unknown } | null | undefined;
@@ -51,9 +52,9 @@ function upgradeLegacyRecord(value: unknown): unknown {
 
 /**
  * What a driver stores per run: the public `AgentRun`, its assistant checkpoint, and the
- * bookkeeping the reducer needs but clients do not (the lease, the operation-id cursor).
- * Records written by earlier versions (an `operationIds` list, no `run.leaseExpiresAt`) are
- * upgraded when parsed.
+ * bookkeeping the reducer needs but clients do not (the lease, the operation-id cursor, the
+ * takeover count). Records written by earlier versions (an `operationIds` list, no
+ * `run.leaseExpiresAt`, no `takeovers`) are upgraded when parsed.
  */
 export const StoredRunSchema = z
   .preprocess(
@@ -63,6 +64,12 @@ export const StoredRunSchema = z
       assistant: AssistantCheckpointSchema.nullable(),
       lease: LeaseSchema.nullable(),
       operations: OperationCursorSchema,
+      /**
+       * How many times the run was acquired from an owner whose lease had expired (a crashed or
+       * silent worker). The recovery loop ends a run taken over more than its `maxAttempts`
+       * (a poison run) instead of resuming it again. Records stored before it existed: 0.
+       */
+      takeovers: z.number().int().min(0),
     }),
   )
   .refine(
