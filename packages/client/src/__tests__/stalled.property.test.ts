@@ -32,11 +32,11 @@ describe('stalled property: lease expiry on the server clock', () => {
           const server = new ServerSim('run-s', () => new Date(T0 + tick * 1_000));
           server.create();
           server.acquire('worker-a', LEASE_MS);
-          let operation: RunOperation | null = null;
+          let operation = null as RunOperation | null;
           for (let index = 0; index < writes; index++) {
             tick++;
             if (operation === null || operation.phase === 'completed') {
-              const step = operation?.step === undefined ? 0 : operation.step + 1;
+              const step: number = operation?.step === undefined ? 0 : operation.step + 1;
               operation = {
                 id: `req-step-${step}`,
                 kind: 'model-request',
