@@ -45,6 +45,12 @@ export const SCENARIOS = [
       'worker-a is cut off from the store past its lease; worker-b acquires and finishes.',
   },
   {
+    id: 'worker-crashes',
+    label: 'Worker crashes',
+    description:
+      'worker-a dies mid-answer; the page shows it stalled once its lease expires; worker-b’s recovery loop finishes the answer.',
+  },
+  {
     id: 'cancel-during-wait',
     label: 'Cancel during wait',
     description: 'The run is cancelled while it waits for the first token.',

@@ -63,6 +63,7 @@ export const RUN_STATUS_CHANGES = [
   'created',
   'acquired',
   'lease-renewed',
+  'lease-released',
   'completed',
   'failed',
   'cancelled',
@@ -71,7 +72,9 @@ export type RunStatusChange = (typeof RUN_STATUS_CHANGES)[number];
 
 /**
  * The run was created, acquired (a lease, a new fencing token), had its lease renewed by an
- * idle owner (`lease-renewed`: nothing else changed) or ended.
+ * idle owner (`lease-renewed`: nothing else changed), had its lease released by an owner that
+ * paused it for tool approvals (`lease-released`: `leaseExpiresAt` null, nobody's silence to
+ * detect) or ended.
  */
 export const RunStatusEventSchema = z.strictObject({
   type: z.literal('run-status'),

@@ -9,7 +9,7 @@ export const runlightCss = `[data-runlight='status']{display:inline-flex;align-i
 [data-runlight='indicator'][data-busy]{width:.8em;height:.8em;background:transparent;border:2px solid currentColor;border-right-color:transparent;animation:runlight-spin .8s linear infinite}
 [data-runlight='indicator'][data-activity='completed']{color:#15803d}
 [data-runlight='indicator'][data-activity='failed']{color:#b91c1c}
-[data-runlight='indicator'][data-activity='awaiting-approval']{color:#b45309}
+[data-runlight='indicator'][data-activity='awaiting-approval'],[data-runlight='indicator'][data-activity='stalled']{color:#b45309}
 [data-runlight='indicator'][data-activity='queued'],[data-runlight='indicator'][data-activity='cancelled']{color:#6b7280}
 @keyframes runlight-spin{to{transform:rotate(1turn)}}
 @media (prefers-reduced-motion:reduce){[data-runlight='indicator'][data-busy]{animation:none;border-right-color:currentColor;opacity:.6}}`;

@@ -28,6 +28,7 @@ function wholeMessageShadow(inner: AgentRuntimeDriver) {
   const driver: AgentRuntimeDriver = {
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
+    findExpiredRuns: (options) => inner.findExpiredRuns(options),
     async compareAndSet(runId, expected, next: StoredRun, events: readonly DurableRunEvent[]) {
       const written = await inner.compareAndSet(runId, expected, next, events);
       if (!written) return false;

@@ -25,6 +25,14 @@ export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
+export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
+export { createRunRecovery } from './recovery/create-run-recovery';
+export type {
+  RecoveryOutcome,
+  ResolveRun,
+  ResolveRunContext,
+  TakeOverOptions,
+} from './recovery/take-over-run';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
 export { createAgentRuntime } from './runner/agent-runtime';
 export { DEFAULT_CHECKPOINT_EVERY_EVENTS, isStructuralChunk } from './runner/checkpoint-boundary';
@@ -41,7 +49,11 @@ export type {
   StartRunOptions,
   ToolApprovalAnswer,
 } from './runner/run-options';
-export type { AgentRuntimeStore, AgentRuntimeStoreOptions } from './store/agent-runtime-store';
+export type {
+  AgentRuntimeStore,
+  AgentRuntimeStoreOptions,
+  ExpiredRun,
+} from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { AgentRuntimeDriver } from './store/driver';
 export { createMemoryDriver } from './store/memory-driver';
@@ -59,6 +71,7 @@ export {
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
+  reduceReleaseLease,
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
 } from './store/reducer';

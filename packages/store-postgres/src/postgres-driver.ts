@@ -55,8 +55,9 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
 
   const insert = `
     WITH written AS (
-      INSERT INTO ${tables.runs} (id, revision, status, updated_at, assistant_revision, record)
-      SELECT $1, $3, $8, $9::timestamptz, $5, $4::json WHERE $2::integer IS NULL
+      INSERT INTO ${tables.runs}
+        (id, revision, status, updated_at, assistant_revision, record, lease_expires_at)
+      SELECT $1, $3, $8, $9::timestamptz, $5, $4::json, $11::timestamptz WHERE $2::integer IS NULL
       ON CONFLICT (id) DO NOTHING
       RETURNING id
     ),${writeChildren}`;
@@ -65,7 +66,7 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
     WITH written AS (
       UPDATE ${tables.runs}
       SET revision = $3, status = $8, updated_at = $9::timestamptz, assistant_revision = $5,
-          record = $4::json
+          record = $4::json, lease_expires_at = $11::timestamptz
       WHERE id = $1 AND revision = $2::integer
       RETURNING id
     ),${writeChildren}`;
@@ -76,6 +77,16 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       SELECT r.record, r.assistant_revision, a.revision AS checkpoint_revision, a.message
       FROM ${tables.runs} r LEFT JOIN ${tables.assistants} a ON a.run_id = r.id
       WHERE r.id = $1`,
+  };
+
+  // Served by the partial index on `lease_expires_at` (only leased runs are in it).
+  const findExpired: SqlStatement = {
+    name: name('find_expired'),
+    text: `
+      SELECT id, lease_expires_at FROM ${tables.runs}
+      WHERE lease_expires_at IS NOT NULL AND lease_expires_at <= $1::timestamptz
+      ORDER BY lease_expires_at, id
+      LIMIT $2`,
   };
 
   const readEvents: SqlStatement = {
@@ -118,9 +129,23 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
           // Revisions travel beside the documents: reading them out of the JSON in SQL would
           // make PostgreSQL de-escape it, which refuses text holding \u0000.
           events.map((event) => JSON.stringify(event satisfies DurableRunEvent)),
+          // The lease expiry in a column of its own (null: nobody leases the run), indexed for
+          // `findExpiredRuns`; written by the same statement as the record it mirrors.
+          next.lease?.expiresAt ?? null,
         ],
       });
       return row?.written === 1;
+    },
+
+    async findExpiredRuns({ now, limit }) {
+      const rows = await sql.query<{ id: string; lease_expires_at: Date | string }>({
+        ...findExpired,
+        values: [now, limit],
+      });
+      return rows.map((row) => ({
+        runId: row.id,
+        leaseExpiresAt: new Date(row.lease_expires_at).toISOString(),
+      }));
     },
 
     async readEvents(runId, afterRevision) {

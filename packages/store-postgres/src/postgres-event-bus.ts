@@ -345,8 +345,9 @@ class PostgresEventBusImpl implements PostgresEventBus {
         pointer.type === 'assistant-checkpoint' ||
         pointer.type === 'assistant-append' ||
         (pointer.type === 'run-status' &&
-          pointer.change !== 'acquired' &&
-          pointer.change !== 'lease-renewed')
+          (pointer.change === 'completed' ||
+            pointer.change === 'failed' ||
+            pointer.change === 'cancelled'))
       ) {
         this.#hub.endRun(pointer.runId);
       }

@@ -38,6 +38,7 @@ export function countingDriver(inner: AgentRuntimeDriver): {
   const driver: AgentRuntimeDriver = {
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
+    findExpiredRuns: (options) => inner.findExpiredRuns(options),
     async compareAndSet(runId, expected, next, events: readonly DurableRunEvent[]) {
       const written = await inner.compareAndSet(runId, expected, next, events);
       if (!written) return false;

@@ -290,6 +290,88 @@ export function describeDriverConformance(
       expect((await store.readEvents(id)).length).toBe(3);
     });
 
+    it('finds the runs whose lease expired, oldest expiry first, bounded, and no others', async () => {
+      await store.createRun({ runId: runId() }); // queued: nobody leases it
+      const first = await acquired();
+      clock.advance(10);
+      const second = await acquired();
+      clock.advance(10);
+      const third = await acquired();
+      const ended = await acquired();
+      await store.commitTerminal(ended.id, ended.guard, { status: 'completed' });
+      const paused = await acquired();
+      await store.releaseLease(paused.id, paused.guard);
+      expect(await store.findExpiredRuns()).toEqual([]);
+
+      clock.advance(1_000); // first and second expired; third expires exactly now
+      const late = await acquired(); // a live lease
+      expect(await store.findExpiredRuns()).toEqual([
+        { runId: first.id, leaseExpiresAt: first.run.leaseExpiresAt },
+        { runId: second.id, leaseExpiresAt: second.run.leaseExpiresAt },
+        { runId: third.id, leaseExpiresAt: third.run.leaseExpiresAt },
+      ]);
+      expect((await store.findExpiredRuns({ limit: 2 })).map((run) => run.runId)).toEqual([
+        first.id,
+        second.id,
+      ]);
+      // A renewed lease is no longer expired; the query follows every write of the lease.
+      await store.renewLease(third.id, third.guard);
+      expect((await store.findExpiredRuns()).map((run) => run.runId)).toEqual([
+        first.id,
+        second.id,
+      ]);
+      clock.advance(5_000);
+      expect((await store.findExpiredRuns()).map((run) => run.runId)).toEqual([
+        first.id,
+        second.id,
+        third.id,
+        late.id,
+      ]);
+    });
+
+    it('lets exactly one of two concurrent takeovers of an expired lease win, and counts it', async () => {
+      const { id } = await acquired();
+      await expect(store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
+        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
+      );
+      clock.advance(1_000);
+      const results = await Promise.allSettled([
+        store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 }),
+        store.takeOverRun(id, { owner: 'owner-c', leaseMs: 1_000 }),
+      ]);
+      const won = results.filter((result) => result.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      const lost = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+      expect(lost.reason).toSatisfy(
+        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
+      );
+      const taken = (
+        won[0] as PromiseFulfilledResult<{ run: { owner: string | null }; takeovers: number }>
+      ).value;
+      expect(taken.takeovers).toBe(1);
+      expect(await store.findExpiredRuns()).toEqual([]);
+      clock.advance(1_000);
+      const again = await store.takeOverRun(id, { owner: 'owner-d', leaseMs: 1_000 });
+      expect(again).toMatchObject({ takeovers: 2, run: { owner: 'owner-d' } });
+    });
+
+    it('releases a lease: nobody can take the run over, anyone may acquire it', async () => {
+      const { id, guard } = await acquired();
+      const released = await store.releaseLease(id, guard);
+      expect(released).toMatchObject({ leaseExpiresAt: null, owner: 'owner-a', status: 'running' });
+      expect((await store.readEvents(id)).at(-1)).toMatchObject({
+        type: 'run-status',
+        change: 'lease-released',
+        leaseExpiresAt: null,
+      });
+      await expect(store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
+        (error: unknown) =>
+          InvalidTransitionError.isInstance(error) && error.rule === 'run-not-leased',
+      );
+      const resumed = await store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 });
+      expect(resumed).toMatchObject({ owner: 'owner-b', leaseExpiresAt: clock.plus(1_000) });
+    });
+
     it('refuses a stored record that does not parse, without overwriting it', async () => {
       const id = runId();
       await store.createRun({ runId: id });

@@ -21,3 +21,5 @@ export {
   textDelta,
   textMessage,
 } from './protocol-fixtures';
+export type { RecoveryTarget } from './recovery-conformance';
+export { describeRunRecovery } from './recovery-conformance';

@@ -56,10 +56,16 @@ export class ServerSim {
     this.#apply(reduceCreateRun(this.record, { runId: this.runId }, this.#now()));
   }
 
-  acquire(): void {
-    this.#apply(
-      reduceAcquireRun(this.record!, { owner: 'worker-a', leaseMs: 60_000 }, this.#now()),
-    );
+  /** The owner that writes: `worker-a` unless another one took the run over. */
+  owner = 'worker-a';
+
+  /**
+   * `owner` acquires the run. The default lease outlives any test clock (the merge property
+   * compares activities at the real time); pass `leaseMs` to let it expire.
+   */
+  acquire(owner = 'worker-a', leaseMs = 100 * 365 * 24 * 3_600_000): void {
+    this.#apply(reduceAcquireRun(this.record!, { owner, leaseMs }, this.#now()));
+    this.owner = owner;
   }
 
   operation(operation: RunOperation): void {
@@ -159,7 +165,7 @@ export class ServerSim {
 
   #guard() {
     const run = this.record!.run;
-    return { owner: 'worker-a', fencingToken: run.fencingToken, expectedRevision: run.revision };
+    return { owner: this.owner, fencingToken: run.fencingToken, expectedRevision: run.revision };
   }
 
   #apply(mutation: Mutation): void {

@@ -4,6 +4,7 @@ export type TransitionRule =
   | 'run-exists'
   | 'run-ended'
   | 'run-not-acquired'
+  | 'run-not-leased'
   | 'operation-in-flight'
   | 'operation-id-reused'
   | 'operation-step-backwards'

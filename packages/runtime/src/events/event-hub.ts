@@ -1,4 +1,9 @@
-import { isAssistantEvent, type RunDeltaEvent, type RunEvent } from '@runlight/protocol';
+import {
+  isAssistantEvent,
+  isTerminalStatus,
+  type RunDeltaEvent,
+  type RunEvent,
+} from '@runlight/protocol';
 import type { RunEventBus } from './run-event-bus';
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -41,12 +46,9 @@ export class RunEventHub implements RunEventBus {
       if (first && first.baseRevision !== event.baseRevision) target.deltas = [];
       target.deltas.push(event);
     } else if (channel && (isAssistantEvent(event) || event.type === 'run-status')) {
-      // An assistant write holds every delta before it; a terminal run streams no more.
-      // A renewed lease changes nothing: the deltas since the last assistant write still count.
-      if (
-        event.type !== 'run-status' ||
-        (event.change !== 'acquired' && event.change !== 'lease-renewed')
-      ) {
+      // An assistant write holds every delta before it; a terminal run streams no more. A lease
+      // renewed or released, or a new owner, leaves the deltas since the last write valid.
+      if (event.type !== 'run-status' || isTerminalStatus(event.status)) {
         channel.deltas = [];
       }
     }

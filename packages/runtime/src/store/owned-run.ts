@@ -72,6 +72,11 @@ export class OwnedRun {
     return this.#mutate((guard) => this.#store.renewLease(this.runId, guard));
   }
 
+  /** Releases the lease (a run pausing for tool approvals: nobody's silence to detect). */
+  releaseLease(): Promise<AgentRun> {
+    return this.#mutate((guard) => this.#store.releaseLease(this.runId, guard));
+  }
+
   /**
    * Ends the run. A lost revision race is retried against the run's current revision a
    * bounded number of times: the store recognises a repeated terminal as a duplicate.

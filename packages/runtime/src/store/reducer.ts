@@ -7,6 +7,7 @@ import {
   phaseRank,
   type RunFailure,
   type RunOperation,
+  type RunStatusChange,
   type UIMessage,
   type UIMessageChunk,
 } from '@runlight/protocol';
@@ -93,10 +94,7 @@ function checkRunning(record: StoredRun): void {
 }
 
 /** The `run-status` event the reducer appends for a mutation that produced `run`. */
-export function statusEvent(
-  run: AgentRun,
-  change: 'created' | 'acquired' | 'lease-renewed' | 'completed' | 'failed' | 'cancelled',
-): Mutation['event'] {
+export function statusEvent(run: AgentRun, change: RunStatusChange): Mutation['event'] {
   return {
     type: 'run-status',
     runId: run.id,
@@ -132,26 +130,49 @@ export function reduceCreateRun(
     updatedAt: iso(now),
   };
   return {
-    record: { run, assistant: null, lease: null, operations: { step: 0, ids: [] } },
+    record: {
+      run,
+      assistant: null,
+      lease: null,
+      operations: { step: 0, ids: [] },
+      takeovers: 0,
+    },
     event: statusEvent(run, 'created'),
   };
+}
+
+/** True when the record holds a lease that ran out by `now` (its owner went silent). */
+export function leaseExpired(record: StoredRun, now: Date): boolean {
+  return record.lease !== null && Date.parse(record.lease.expiresAt) <= now.getTime();
 }
 
 /**
  * Grants `owner` a lease and a new fencing token. Another owner acquires only after the
  * current lease expired; the same owner may re-acquire at any time (a new token fences its
- * own older executions too).
+ * own older executions too). An acquisition that replaces an expired lease is a takeover and
+ * is counted (`takeovers`); one of a run nobody leases (queued, paused) is not.
+ *
+ * `takeover: true` (the recovery loop) acquires only a run whose lease expired: a run paused
+ * without a lease is `run-not-leased`, a live lease `lease-held`.
  */
 export function reduceAcquireRun(
   record: StoredRun,
-  input: { owner: string; leaseMs: number },
+  input: { owner: string; leaseMs: number; takeover?: boolean },
   now: Date,
 ): Mutation {
   const { run, lease } = record;
   if (isTerminalStatus(run.status)) {
     throw new InvalidTransitionError(run.id, 'run-ended', `the run already ended ${run.status}`);
   }
-  if (lease && lease.owner !== input.owner && Date.parse(lease.expiresAt) > now.getTime()) {
+  const expired = leaseExpired(record, now);
+  if (input.takeover && lease === null) {
+    throw new InvalidTransitionError(
+      run.id,
+      'run-not-leased',
+      'nobody leases the run (queued or paused): there is nothing to take over',
+    );
+  }
+  if (lease && !expired && (input.takeover || lease.owner !== input.owner)) {
     throw new FencingError(run.id, 'lease-held', {
       owner: input.owner,
       currentOwner: run.owner,
@@ -169,6 +190,7 @@ export function reduceAcquireRun(
     expiresAt: leaseUntil(now, input.leaseMs),
   };
   next.run.leaseExpiresAt = next.lease.expiresAt;
+  if (expired) next.takeovers = record.takeovers + 1;
   return { record: next, event: statusEvent(next.run, 'acquired') };
 }
 
@@ -182,6 +204,19 @@ export function reduceRenewLease(record: StoredRun, guard: OwnerGuard, now: Date
   checkRunning(record);
   const next = advance(record, now, {});
   return { record: next, event: statusEvent(next.run, 'lease-renewed') };
+}
+
+/**
+ * Releases the owner's lease: `lease` and `run.leaseExpiresAt` become null, the owner and its
+ * fencing token stay. What an execution pausing for tool approvals writes — a paused run has
+ * no live owner whose silence could mean a crash, so it is neither shown stalled nor taken
+ * over by recovery, and whoever resumes it acquires it at once.
+ */
+export function reduceReleaseLease(record: StoredRun, guard: OwnerGuard, now: Date): Mutation {
+  checkGuard(record, guard);
+  checkRunning(record);
+  const next = advance({ ...record, lease: null }, now, {});
+  return { record: next, event: statusEvent(next.run, 'lease-released') };
 }
 
 /**

@@ -49,7 +49,8 @@ function upgradeLegacyAssistant(value: unknown): unknown {
 }
 
 /**
- * A record stored before the cursor, the lease field and the assistant pointer existed,
+ * A record stored before the cursor, the lease field, the assistant pointer and the takeover
+ * count existed,
  * upgraded on read.
  */
 function upgradeLegacyRecord(value: unknown): unknown {
@@ -67,6 +68,7 @@ function upgradeLegacyRecord(value: unknown): unknown {
     delete upgraded.operationIds;
   }
   if ('assistant' in record) upgraded.assistant = upgradeLegacyAssistant(record.assistant);
+  if (!('takeovers' in record)) upgraded.takeovers = 0;
   const run = record.run;
   if (typeof run === 'object' && run !== null && !('leaseExpiresAt' in run)) {
     const lease = record.lease as { expiresAt?: unknown } | null | undefined;
@@ -78,8 +80,9 @@ function upgradeLegacyRecord(value: unknown): unknown {
 /**
  * What a driver stores per run: the public `AgentRun`, the pointer to its assistant message,
  * and the bookkeeping the reducer needs but clients do not (the lease, the operation-id
- * cursor). Records written by earlier versions (an `operationIds` list, no
- * `run.leaseExpiresAt`, a whole assistant checkpoint inside) are upgraded when parsed.
+ * cursor, the takeover count). Records written by earlier versions (an `operationIds` list, no
+ * `run.leaseExpiresAt`, a whole assistant checkpoint inside, no `takeovers`) are upgraded when
+ * parsed.
  */
 export const StoredRunSchema = z
   .preprocess(
@@ -89,6 +92,12 @@ export const StoredRunSchema = z
       assistant: AssistantPointerSchema.nullable(),
       lease: LeaseSchema.nullable(),
       operations: OperationCursorSchema,
+      /**
+       * How many times the run was acquired from an owner whose lease had expired (a crashed or
+       * silent worker). The recovery loop ends a run taken over more than its `maxAttempts`
+       * (a poison run) instead of resuming it again. Records stored before it existed: 0.
+       */
+      takeovers: z.number().int().min(0),
     }),
   )
   .refine(

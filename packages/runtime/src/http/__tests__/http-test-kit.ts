@@ -132,6 +132,7 @@ export function publishingDriver(driver: AgentRuntimeDriver, hub: RunEventHub) {
   const wrapped: AgentRuntimeDriver = {
     load: (runId) => driver.load(runId),
     readEvents: (runId, after) => driver.readEvents(runId, after),
+    findExpiredRuns: (query) => driver.findExpiredRuns(query),
     async compareAndSet(runId, expected, next, events) {
       const written = await driver.compareAndSet(runId, expected, next, events);
       if (written) {

@@ -15,6 +15,7 @@ function dyingDriver(inner: AgentRuntimeDriver, appends: number): AgentRuntimeDr
   return {
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
+    findExpiredRuns: (options) => inner.findExpiredRuns(options),
     async compareAndSet(runId, expected, next, events) {
       if (seen >= appends) return new Promise<boolean>(() => {});
       const written = await inner.compareAndSet(runId, expected, next, events);
