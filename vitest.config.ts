@@ -1,11 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Workspace packages resolve to their sources (`@runlight/source` in each package's `exports`),
+ * so tests run without a build; published packages only carry `dist/`. The rest are Vite's
+ * default conditions, which `resolve.conditions` replaces rather than extends.
+ */
+const SOURCE_CONDITION = '@runlight/source';
+const resolve = {
+  conditions: [SOURCE_CONDITION, 'module', 'browser', 'development|production'],
+};
+const ssr = {
+  resolve: { conditions: [SOURCE_CONDITION, 'module', 'node', 'development|production'] },
+};
+
 /** One Vitest project per package; `pnpm test:unit` runs them all, `pnpm bench` their benches. */
 const project = (
   name: string,
   root: string,
   extra: { environment?: 'node' | 'jsdom'; testTimeout?: number; include?: string[] } = {},
 ) => ({
+  resolve,
+  ssr,
   test: {
     name,
     root,
