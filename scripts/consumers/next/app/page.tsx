@@ -1,0 +1,14 @@
+// A server component: RunlightProvider and RunStatus are client components of the library's
+// own boundary ('use client' in @runlight/react), rendered here with plain props only.
+import { RunlightProvider, RunStatus } from '@runlight/react';
+
+export default function Page() {
+  return (
+    <main>
+      <h1>Runlight in Next.js</h1>
+      <RunlightProvider baseUrl="/api">
+        <RunStatus runId="next-run" />
+      </RunlightProvider>
+    </main>
+  );
+}
