@@ -294,9 +294,9 @@ if (wants('node')) {
 if (wants('typescript')) {
   await step('TypeScript: NodeNext and Bundler, strict, exactOptionalPropertyTypes', async () => {
     const cwd = await copyTemplate('typescript');
-    for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json']) {
-      await typecheck(cwd, config);
-    }
+    await Promise.all(
+      ['tsconfig.nodenext.json', 'tsconfig.bundler.json'].map((config) => typecheck(cwd, config)),
+    );
   });
 }
 if (wants('vite')) {
