@@ -9,6 +9,12 @@ const SOURCE_CONDITION = '@runlight/source';
 const resolve = {
   conditions: [SOURCE_CONDITION, 'module', 'browser', 'development|production'],
 };
+/** Child processes a test starts with `node --import tsx` resolve the sources too. */
+const env = {
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--conditions=${SOURCE_CONDITION}`]
+    .filter(Boolean)
+    .join(' '),
+};
 const ssr = {
   resolve: { conditions: [SOURCE_CONDITION, 'module', 'node', 'development|production'] },
 };
@@ -23,6 +29,7 @@ const project = (
   ssr,
   test: {
     name,
+    env,
     root,
     include: extra.include ?? ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     environment: extra.environment ?? 'node',
