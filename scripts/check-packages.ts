@@ -152,6 +152,13 @@ async function install(tarballs: Map<string, string>): Promise<void> {
   if (!/^["']use client["'];/.test(react)) {
     throw new Error("@runlight/react's dist/index.js does not start with 'use client'");
   }
+  const server = await readFile(
+    join(SCRATCH, 'node_modules', '@runlight', 'react', 'dist', 'server.js'),
+    'utf8',
+  );
+  if (/["']use client["']/.test(server)) {
+    throw new Error("@runlight/react's dist/server.js must not be a client module");
+  }
 }
 
 async function copyTemplate(name: string): Promise<string> {
@@ -223,6 +230,9 @@ async function checkNextServer(cwd: string): Promise<void> {
     await waitFor(async () => (await fetch(origin)).ok, 60_000);
     const page = await (await fetch(origin)).text();
     if (!page.includes('data-runlight="status"')) throw new Error('the page has no RunStatus');
+    if (!page.includes('data-query-key="runlight/run/next-run"')) {
+      throw new Error('the server component could not call @runlight/react/server');
+    }
     const start = await fetch(`${origin}/api/start`, {
       method: 'POST',
       body: JSON.stringify({ runId: 'next-run' }),

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import * as client from '@runlight/client';
 import * as protocol from '@runlight/protocol';
+import * as reactServer from '@runlight/react/server';
 import * as runtime from '@runlight/runtime';
 import * as testing from '@runlight/runtime/testing';
 import * as storePostgres from '@runlight/store-postgres';
@@ -15,6 +16,7 @@ for (const [name, module, names] of [
   ['@runlight/runtime/testing', testing, ['scriptedModel', 'withLatency']],
   ['@runlight/client', client, ['createRunlightClient', 'mergeSnapshot', 'applyEvent']],
   ['@runlight/store-postgres', storePostgres, ['createPostgresDriver', 'migrate']],
+  ['@runlight/react/server', reactServer, ['prefetchRun', 'runQueryKey', 'runQueryOptions']],
 ]) {
   for (const exported of names) assert.ok(exported in module, `${name} exports ${exported}`);
 }

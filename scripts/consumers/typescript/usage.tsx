@@ -11,6 +11,7 @@ import {
   useRun,
   useRunActivity,
 } from '@runlight/react';
+import { prefetchRun, runQueryKey } from '@runlight/react/server';
 import {
   createAgentRuntime,
   createAgentRuntimeStore,
@@ -79,6 +80,11 @@ export function App({ runId }: { runId: string }): ReactNode {
       </RunlightProvider>
     </QueryClientProvider>
   );
+}
+
+export async function prefetch(runId: string): Promise<readonly string[]> {
+  await prefetchRun(queryClient, client, runId);
+  return runQueryKey(runId);
 }
 
 export const kind: string = selectActivity(client.run('run-1').getState()).kind;
