@@ -103,6 +103,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
           root: APP_ROOT,
           appType: 'spa',
           plugins: [react()],
+          // The workspace packages' sources (their `@runlight/source` export), no build step.
+          resolve: {
+            conditions: ['@runlight/source', 'module', 'browser', 'development|production'],
+          },
           logLevel: options.viteLogLevel ?? 'info',
           clearScreen: false,
           server:

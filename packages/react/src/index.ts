@@ -1,3 +1,5 @@
+'use client';
+
 export { RunlightProviderMissingError } from './errors/runlight-provider-missing-error';
 export { formatElapsed } from './format-elapsed';
 export type { OperationIndicatorProps } from './operation-indicator';

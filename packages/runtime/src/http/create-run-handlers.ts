@@ -67,9 +67,11 @@ function cursorText(request: Request): string | null {
  *
  * @example
  * const handlers = createRunHandlers({ store, runtime: hub });
- * // Next.js: app/api/runs/[id]/events/route.ts
- * export const GET = (request: Request, { params }: { params: { id: string } }) =>
- *   handlers.events(request, params.id);
+ * // Next.js 15+: app/api/runs/[id]/events/route.ts (`params` is a Promise; or mount
+ * // `createRunRouter` in app/api/runs/[...path]/route.ts, which validates the id)
+ * export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+ *   return handlers.events(request, (await params).id);
+ * }
  */
 export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const { store, runtime } = options;
