@@ -56,6 +56,8 @@ export {
   RunOperationSchema,
   TERMINAL_OPERATION_PHASES,
 } from './run-operation';
+export type { RunOperationsPage } from './run-operations-page';
+export { RunOperationsPageSchema } from './run-operations-page';
 export type { RunSnapshot } from './run-snapshot';
 export { RunSnapshotSchema } from './run-snapshot';
 export type { Timestamp } from './timestamp';
@@ -70,6 +72,7 @@ export {
   parseDurableRunEvent,
   parseRunEvent,
   parseRunOperation,
+  parseRunOperationsPage,
   parseRunReset,
   parseRunSnapshot,
   safeParseAgentRun,
@@ -77,6 +80,7 @@ export {
   safeParseDurableRunEvent,
   safeParseRunEvent,
   safeParseRunOperation,
+  safeParseRunOperationsPage,
   safeParseRunReset,
   safeParseRunSnapshot,
 } from './validation';

@@ -3,6 +3,7 @@ import { AgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import { DurableRunEventSchema, RunEventSchema, RunResetSchema } from './run-event';
 import { RunOperationSchema } from './run-operation';
+import { RunOperationsPageSchema } from './run-operations-page';
 import { RunSnapshotSchema } from './run-snapshot';
 
 const MARKER = Symbol.for('runlight.error.ProtocolValidationError');
@@ -78,3 +79,7 @@ export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
 );
 export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
 export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);
+export const [parseRunOperationsPage, safeParseRunOperationsPage] = parsers(
+  'RunOperationsPage',
+  RunOperationsPageSchema,
+);
