@@ -92,7 +92,7 @@ export function RunTimeline({
   const table = (
     <TimelineTable
       model={model}
-      liveMs={liveMs}
+      runId={runId}
       format={formatDuration}
       caption={caption}
       loading={history.status === 'loading' && model.rows.length === 0}
@@ -114,15 +114,16 @@ export function RunTimeline({
   );
 }
 
-function TimelineTable({
+/** Memoised: a clock tick re-renders the scale and the running row, not the table. */
+const TimelineTable = memo(function TimelineTable({
   model,
-  liveMs,
+  runId,
   format,
   caption,
   loading,
 }: {
   model: RunTimelineModel;
-  liveMs: number | null;
+  runId: string;
   format: (ms: number) => string;
   caption: string;
   loading: boolean;
@@ -152,7 +153,7 @@ function TimelineTable({
           row.type === 'gap' ? (
             <GapRow key={row.gap.id} gap={row.gap} format={format} />
           ) : row.span.inFlight ? (
-            <SpanRow key={row.span.id} span={row.span} format={format} liveMs={liveMs} />
+            <LiveSpanRow key={row.span.id} span={row.span} format={format} runId={runId} />
           ) : (
             <SpanRow key={row.span.id} span={row.span} format={format} liveMs={null} />
           ),
@@ -160,6 +161,20 @@ function TimelineTable({
       </tbody>
     </table>
   );
+});
+
+/** The row in flight: it alone follows the clock. */
+function LiveSpanRow({
+  span,
+  format,
+  runId,
+}: {
+  span: TimelineSpan;
+  format: (ms: number) => string;
+  runId: string;
+}) {
+  const liveMs = useElapsed(span.startedAt, { runId });
+  return <SpanRow span={span} format={format} liveMs={liveMs} />;
 }
 
 const bar = (part: string, startMs: number, lengthMs: number, key?: string) => (
