@@ -4,6 +4,7 @@ import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
 import type { DemoSettings, ScenarioId } from '../src/scenario-catalog';
 import { decidingModel, PROVIDER_SECRET } from './demo-models';
+import { historyRunOptions } from './history-scenario';
 
 /** What a scenario may use to run (and to break) a run. */
 export interface ScenarioWorld {
@@ -82,6 +83,9 @@ function start(world: ScenarioWorld, runtime: AgentRuntime, options: StartRunOpt
 
 /** How each scenario starts its run on the demo's runtimes. */
 export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
+  'history-retry': (runId, settings, world) =>
+    start(world, world.worker, historyRunOptions(runId, settings)),
+
   'quick-answer': (runId, { tokenMs }, world) => {
     start(world, world.worker, {
       runId,

@@ -60,7 +60,7 @@ export function RunPanel({ runId, client, wireLog, generation, onFreshClient }: 
         </section>
         <section className="card">
           <h2>Operation timeline</h2>
-          <OperationTimeline store={client.run(runId)} wireLog={wireLog} />
+          <OperationTimeline runId={runId} />
         </section>
       </div>
       <div className="columns">
