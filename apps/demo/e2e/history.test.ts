@@ -1,7 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { launchChromium, PlaygroundPage, type TimelineRow } from './playground-page';
+
+/** `RUNLIGHT_README_SCREENSHOT=1` refreshes the README's picture of the timeline. */
+const README_TIMELINE = fileURLToPath(new URL('../../../docs/run-timeline.png', import.meta.url));
+const SHOT = fileURLToPath(new URL('../.screenshots/run-timeline.png', import.meta.url));
 
 let server: DemoServer;
 let browser: Browser;
@@ -71,6 +76,9 @@ describe('the run history in a real browser', () => {
     expect(watched.every((row) => row.endedAt !== null)).toBe(true);
 
     expect(facts(await reloader.timeline())).toEqual(watched);
+    await watcher.page.getByTestId('timeline').screenshot({
+      path: process.env.RUNLIGHT_README_SCREENSHOT === '1' ? README_TIMELINE : SHOT,
+    });
     // And after the run finished.
     await reloader.page.reload();
     await reloader.waitForActivity('completed');
@@ -85,16 +93,22 @@ describe('the run history in a real browser', () => {
     const finished = await playground.start('quick-answer');
     await playground.waitForActivity('completed');
 
-    const requests: { url: string; lastEventId: string | undefined; status?: number }[] = [];
+    // Every native EventSource request, with the headers Chromium really sent.
+    let seen: Promise<{ lastEventId: string | undefined; status: number }>[] = [];
     playground.page.on('response', (response) => {
       const url = response.url();
       if (!url.includes('/events') || !url.includes('source=native')) return;
-      requests.push({
-        url,
-        lastEventId: response.request().headers()['last-event-id'],
-        status: response.status(),
-      });
+      seen.push(
+        response
+          .request()
+          .allHeaders()
+          .then((headers) => ({
+            lastEventId: headers['last-event-id'],
+            status: response.status(),
+          })),
+      );
     });
+    const requests = () => Promise.all(seen);
 
     const finishedEvents = await playground.page.evaluate(async (runId) => {
       const source = new EventSource(`/api/runs/${runId}/events?source=native`);
@@ -110,11 +124,12 @@ describe('the run history in a real browser', () => {
     }, finished);
     expect(finishedEvents.state).toBe(EventSourceClosed);
     // The replay, then one reconnect answered 204 — and nothing after it.
-    expect(requests.map((request) => request.status)).toEqual([200, 204]);
-    expect(requests[1]?.lastEventId).toBe(finishedEvents.ids.at(-1));
+    const onFinished = await requests();
+    expect(onFinished.map((request) => request.status)).toEqual([200, 204]);
+    expect(onFinished[1]?.lastEventId).toBe(finishedEvents.ids.at(-1));
     expect(new Set(finishedEvents.ids).size).toBe(finishedEvents.ids.length);
 
-    requests.length = 0;
+    seen = [];
     server.demo.updateSettings({ tokenMs: 120 });
     const live = await playground.start('quick-answer');
     await playground.waitForActivity('streaming');
@@ -148,9 +163,10 @@ describe('the run history in a real browser', () => {
     await playground.page.getByTestId('drop-connection').click();
     const revisions = await resumed;
     server.demo.updateSettings({ tokenMs: 60 });
-    expect(requests.length).toBeGreaterThanOrEqual(2);
-    expect(requests.slice(1).every((request) => request.lastEventId !== undefined)).toBe(true);
-    expect(requests.at(-1)?.status).toBe(204);
+    const midRun = await requests();
+    expect(midRun.length).toBeGreaterThanOrEqual(3); // first, resumed after the drop, the 204
+    expect(midRun.slice(1).every((request) => request.lastEventId !== undefined)).toBe(true);
+    expect(midRun.at(-1)?.status).toBe(204);
     // Each durable event once, in order, with nothing missing.
     expect(revisions).toEqual(revisions.map((_, index) => (revisions[0] ?? 1) + index));
     expect(revisions[0]).toBe(1);

@@ -140,7 +140,7 @@ const TimelineTable = memo(function TimelineTable({
           <th scope="col">Provider wait</th>
           <th scope="col">Streaming</th>
           <th scope="col">Total</th>
-          <th scope="col" aria-hidden="true" data-runlight-part="bar-head" />
+          <td aria-hidden="true" data-runlight-part="bar-head" />
         </tr>
       </thead>
       <tbody>
