@@ -59,6 +59,9 @@ export interface RunTimelineModel {
   readonly inFlight: TimelineSpan | null;
 }
 
+/** Gaps shorter than this are the runner's own bookkeeping between two records, not work. */
+const MIN_GAP_MS = 50;
+
 const ms = (text: string): number => {
   const value = Date.parse(text);
   return Number.isFinite(value) ? value : 0;
@@ -155,7 +158,7 @@ export function buildRunTimeline(operations: readonly RunOperationEvent[]): RunT
     const span = toSpan(event, origin, counted.get(event) ?? null, retried);
     if (previous !== null && previous.totalMs !== null) {
       const gapStart = previous.startMs + previous.totalMs;
-      if (span.startMs > gapStart) {
+      if (span.startMs - gapStart >= MIN_GAP_MS) {
         rows.push({
           type: 'gap',
           gap: {
