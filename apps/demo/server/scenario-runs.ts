@@ -5,6 +5,7 @@ import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
 import type { DemoSettings, ScenarioId } from '../src/scenario-catalog';
 import { decidingModel, PROVIDER_SECRET } from './demo-models';
+import { historyRunOptions } from './history-scenario';
 import { workerCrashes } from './worker-crash-scenario';
 
 /** What a scenario may use to run (and to break) a run. */
@@ -94,6 +95,9 @@ function start(world: ScenarioWorld, runtime: AgentRuntime, options: StartRunOpt
 
 /** How each scenario starts its run on the demo's runtimes. */
 export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
+  'history-retry': (runId, settings, world) =>
+    start(world, world.worker, historyRunOptions(runId, settings)),
+
   'quick-answer': (runId, { tokenMs }, world) => {
     start(world, world.worker, {
       runId,

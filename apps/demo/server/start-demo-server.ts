@@ -79,7 +79,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const pathname = new URL(request.url).pathname;
     const stream = EVENTS_PATH.exec(pathname);
     // Run ids are URL-safe (`RunIdSchema`), so the raw segment is the id the page drops by.
-    const release = stream ? connections.add(stream[1] ?? '', connection) : () => {};
+    // A drop cuts the socket, as a proxy or a flaky network would (a clean end would read as
+    // the client going away).
+    const drop = new AbortController();
+    drop.signal.addEventListener('abort', () => outgoing.destroy());
+    const release = stream ? connections.add(stream[1] ?? '', drop) : () => {};
     outgoing.once('close', release);
     let response: Response | null;
     try {

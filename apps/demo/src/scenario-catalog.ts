@@ -4,6 +4,12 @@
  */
 export const SCENARIOS = [
   {
+    id: 'history-retry',
+    label: 'Where did the time go',
+    description:
+      'Three steps with tools, compaction before each, a first request that fails and is retried.',
+  },
+  {
     id: 'quick-answer',
     label: 'Quick answer',
     description: 'One model request that streams a short answer.',

@@ -11,6 +11,16 @@ export { RunlightClientError } from './errors/runlight-client-error';
 export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
 export type { MergeSnapshotOptions } from './merge-snapshot';
 export { mergeSnapshot } from './merge-snapshot';
+export type { RunHistoryContext } from './run-history';
+export { RunHistory } from './run-history';
+export type { CoveredRevisions, RunHistoryState } from './run-history-state';
+export {
+  completeThrough,
+  initialHistoryState,
+  mergeHistoryPage,
+  mergeLiveEvent,
+  nextHistoryAfter,
+} from './run-history-state';
 export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
 export { initialRunState } from './run-state';
 export type { ReconnectOptions } from './run-store';

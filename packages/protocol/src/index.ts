@@ -59,6 +59,8 @@ export {
   RunOperationSchema,
   TERMINAL_OPERATION_PHASES,
 } from './run-operation';
+export type { RunOperationsPage } from './run-operations-page';
+export { RunOperationsPageSchema } from './run-operations-page';
 export type { RunSnapshot } from './run-snapshot';
 export { RunSnapshotSchema } from './run-snapshot';
 export type { Timestamp } from './timestamp';
@@ -74,6 +76,7 @@ export {
   parseDurableRunEvent,
   parseRunEvent,
   parseRunOperation,
+  parseRunOperationsPage,
   parseRunReset,
   parseRunSnapshot,
   safeParseAgentRun,
@@ -82,6 +85,7 @@ export {
   safeParseDurableRunEvent,
   safeParseRunEvent,
   safeParseRunOperation,
+  safeParseRunOperationsPage,
   safeParseRunReset,
   safeParseRunSnapshot,
 } from './validation';

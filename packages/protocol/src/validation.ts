@@ -8,6 +8,7 @@ import {
   RunResetSchema,
 } from './run-event';
 import { RunOperationSchema } from './run-operation';
+import { RunOperationsPageSchema } from './run-operations-page';
 import { RunSnapshotSchema } from './run-snapshot';
 
 const MARKER = Symbol.for('runlight.error.ProtocolValidationError');
@@ -86,4 +87,8 @@ export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSc
 export const [parseAssistantAppendEvent, safeParseAssistantAppendEvent] = parsers(
   'AssistantAppendEvent',
   AssistantAppendEventSchema,
+);
+export const [parseRunOperationsPage, safeParseRunOperationsPage] = parsers(
+  'RunOperationsPage',
+  RunOperationsPageSchema,
 );

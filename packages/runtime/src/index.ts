@@ -11,6 +11,9 @@ export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
 export { BadCursorError } from './http/bad-cursor-error';
+export { isClientGone } from './http/client-gone';
+export type { RunCorsOptions, RunCorsPolicy } from './http/cors';
+export { createCorsPolicy } from './http/cors';
 export type {
   RunHandlers,
   RunHandlersOptions,
@@ -23,6 +26,10 @@ export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
 export type { RunCursor } from './http/run-cursor';
 export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';
+export {
+  DEFAULT_HISTORY_PAGE_SIZE,
+  MAX_HISTORY_PAGE_SIZE,
+} from './http/run-history';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
