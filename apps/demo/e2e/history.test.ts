@@ -113,7 +113,12 @@ describe('the run history in a real browser', () => {
     const finishedEvents = await playground.page.evaluate(async (runId) => {
       const source = new EventSource(`/api/runs/${runId}/events?source=native`);
       const ids: string[] = [];
-      for (const type of ['run-status', 'run-operation', 'assistant-checkpoint']) {
+      for (const type of [
+        'run-status',
+        'run-operation',
+        'assistant-checkpoint',
+        'assistant-append',
+      ]) {
         source.addEventListener(type, (event) => ids.push((event as MessageEvent).lastEventId));
       }
       // Longer than two of the browser's ~3 s reconnect delays.
@@ -136,7 +141,12 @@ describe('the run history in a real browser', () => {
     const resumed = playground.page.evaluate(async (runId) => {
       const source = new EventSource(`/api/runs/${runId}/events?source=native`);
       const revisions: number[] = [];
-      for (const type of ['run-status', 'run-operation', 'assistant-checkpoint']) {
+      for (const type of [
+        'run-status',
+        'run-operation',
+        'assistant-checkpoint',
+        'assistant-append',
+      ]) {
         source.addEventListener(type, (event) =>
           revisions.push(
             (JSON.parse((event as MessageEvent).data) as { revision: number }).revision,
