@@ -38,9 +38,10 @@ export async function endExecution(
     await recorder.endOperation(current.id, stop.failure ? 'failed' : 'cancelled');
   }
   if (stop.lost) return currentRun(context);
+  // A paused run holds no lease: nobody's silence to detect, nothing for recovery to take over.
   if (awaitingApproval && !stop.stopped()) {
     context.pausedForApproval = true;
-    return context.owned.run;
+    return releaseForApproval(context);
   }
 
   const terminal = stop.failure
@@ -120,6 +121,17 @@ async function recoverAndFail(
     }
   } catch (error) {
     context.log('error', 'The run could not be ended after a store failure', error);
+    return currentRun(context);
+  }
+}
+
+/** Releases the lease of a run pausing for approvals; a failure leaves it to expire instead. */
+async function releaseForApproval(context: ExecutionContext): Promise<AgentRun> {
+  try {
+    return await context.owned.releaseLease();
+  } catch (error) {
+    if (FencingError.isInstance(error)) context.stop.loseOwnership();
+    else context.log('warn', 'The lease of the paused run could not be released', error);
     return currentRun(context);
   }
 }

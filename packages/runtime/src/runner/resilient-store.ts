@@ -314,6 +314,29 @@ export function resilientStore(
     getRun: (runId) => read(runId, () => store.getRun(runId)),
     getSnapshot: (runId) => read(runId, () => store.getSnapshot(runId)),
     readEvents: (runId, options) => read(runId, () => store.readEvents(runId, options)),
+    findExpiredRuns: (query) => publishing.findExpiredRuns(query),
+    // A takeover is the recovery pass's: its own conditions decide, it is not retried here.
+    takeOverRun: (runId, input) => publishing.takeOverRun(runId, input),
+    appendAssistant(runId, guard, append) {
+      // Under this owner's token only this runtime's queue writes: a record at
+      // `expectedRevision + 1` held under it is this append.
+      return owned(
+        runId,
+        guard,
+        () => publishing.appendAssistant(runId, guard, append),
+        () => true,
+        () => false,
+      );
+    },
+    releaseLease(runId, guard) {
+      return owned(
+        runId,
+        guard,
+        () => publishing.releaseLease(runId, guard),
+        () => true,
+        () => false,
+      );
+    },
     createRun(input) {
       return unowned(
         input.runId,

@@ -76,5 +76,6 @@ export function faultyDriver(inner: AgentRuntimeDriver): FaultyDriver {
         inner.compareAndSet(runId, expected, next, events),
       ),
     readEvents: (runId, after) => around(take('readEvents'), () => inner.readEvents(runId, after)),
+    findExpiredRuns: (query) => inner.findExpiredRuns(query),
   };
 }

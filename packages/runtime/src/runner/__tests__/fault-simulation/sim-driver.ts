@@ -83,6 +83,7 @@ export function simDriver(
   const fail = () => new SimulatedStoreError(`connection reset (${SECRET})`);
 
   const driver: AgentRuntimeDriver = {
+    findExpiredRuns: (query) => inner.findExpiredRuns(query),
     async load(runId) {
       const mode = decide();
       await latency();
