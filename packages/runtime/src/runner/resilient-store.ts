@@ -325,7 +325,9 @@ export function resilientStore(
         guard,
         () => publishing.appendAssistant(runId, guard, append),
         () => true,
-        () => false,
+        // Right after this runtime's last revision, another owner's first event is its
+        // acquisition: an append there is this runtime's.
+        (event) => event.type === 'assistant-append',
       );
     },
     releaseLease(runId, guard) {

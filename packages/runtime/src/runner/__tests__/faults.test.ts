@@ -15,7 +15,8 @@ const isStatus = (change: string) => (event: DurableRunEvent) =>
   event.type === 'run-status' && event.change === change;
 const isOperation = (phase: string) => (event: DurableRunEvent) =>
   event.type === 'run-operation' && event.operation.phase === phase;
-const isCheckpoint = (event: DurableRunEvent) => event.type === 'assistant-checkpoint';
+const isCheckpoint = (event: DurableRunEvent) =>
+  event.type === 'assistant-checkpoint' || event.type === 'assistant-append';
 const durableOnly = (events: RunEvent[]) => events.filter((event) => event.type !== 'run-delta');
 
 /** Runs `steps` through a concrete model or, with `id`, through the global provider. */
