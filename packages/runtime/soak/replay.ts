@@ -1,7 +1,7 @@
 /**
  * Replays one schedule of the fault simulation and prints its trace: the schedule, the
  * violations, the injected faults, the runtime log, the stored event log and what each runtime
- * published. `pnpm tsx packages/runtime/soak/replay.ts <seed>`
+ * published. `pnpm tsx --conditions=@runlight/source packages/runtime/soak/replay.ts <seed>`
  */
 import type { DurableRunEvent } from '@runlight/protocol';
 import { runSchedule } from '../src/runner/__tests__/fault-simulation/run-schedule';

@@ -2,7 +2,7 @@
  * `pnpm soak`: the seeded fault simulation of the runner over many schedules (default 10,000).
  * Prints schedules per second and every violated invariant with the seed that replays it
  * (`FC_SEED=<seed> pnpm vitest run --project runtime fault-simulation`, or
- * `pnpm tsx packages/runtime/soak/replay.ts <seed>` for its trace).
+ * `pnpm tsx --conditions=@runlight/source packages/runtime/soak/replay.ts <seed>` for its trace).
  *
  *   SOAK_RUNS=10000 SOAK_SEED=1 pnpm soak
  */
