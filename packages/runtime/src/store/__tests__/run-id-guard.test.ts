@@ -9,9 +9,18 @@ function spyDriver() {
   const memory = createMemoryDriver();
   const calls: string[] = [];
   const driver: AgentRuntimeDriver = {
-    load: (runId) => (calls.push('load'), memory.load(runId)),
-    compareAndSet: (...args) => (calls.push('compareAndSet'), memory.compareAndSet(...args)),
-    readEvents: (...args) => (calls.push('readEvents'), memory.readEvents(...args)),
+    load: (runId) => {
+      calls.push('load');
+      return memory.load(runId);
+    },
+    compareAndSet: (...args) => {
+      calls.push('compareAndSet');
+      return memory.compareAndSet(...args);
+    },
+    readEvents: (...args) => {
+      calls.push('readEvents');
+      return memory.readEvents(...args);
+    },
   };
   return { driver, calls };
 }
