@@ -5,7 +5,6 @@ import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { Authorize, RunAction } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
-import { parseRunCursor, type RunCursor, START_CURSOR } from './run-cursor';
 import {
   approveRunRoute,
   cancelRunRoute,
@@ -14,6 +13,7 @@ import {
   type StartRun,
   startRunRoute,
 } from './run-control';
+import { parseRunCursor, type RunCursor, START_CURSOR } from './run-cursor';
 import { RunEventStream } from './run-event-stream';
 import { SseBufferBudget } from './sse-buffer-budget';
 

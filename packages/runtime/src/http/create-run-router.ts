@@ -62,7 +62,9 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     if (segments.length > 2) return null;
     const [encodedId, tail = ''] = segments;
     const match =
-      (segments.length === 1 || tail !== '') && Object.hasOwn(TAILS, tail) ? TAILS[tail] : undefined;
+      (segments.length === 1 || tail !== '') && Object.hasOwn(TAILS, tail)
+        ? TAILS[tail]
+        : undefined;
     if (match === undefined || !encodedId) return null;
 
     if (request.method !== match.method) {

@@ -10,7 +10,11 @@ import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
-import { SSE_HIGH_WATER_BYTES, type SseBufferBudget, type SseReaderAccount } from './sse-buffer-budget';
+import {
+  SSE_HIGH_WATER_BYTES,
+  type SseBufferBudget,
+  type SseReaderAccount,
+} from './sse-buffer-budget';
 
 export interface RunEventStreamOptions {
   runId: string;

@@ -70,39 +70,45 @@ const routes: [string, string, RequestInit, AuthorizeInput['action']][] = [
 ];
 
 describe('authorize', () => {
-  it.each(routes)('%s: false answers 403 forbidden before anything is read or changed', async (_, path, init, action) => {
-    const seen: AuthorizeInput[] = [];
-    const f = await fixture(({ request, runId, action }) => {
-      seen.push({ request, runId, action });
-      return false;
-    });
-    const response = await fetch(f.url(path), init);
-    expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({
-      error: { code: 'forbidden', message: expect.stringContaining(action) },
-    });
-    expect(seen.map((input) => input.action)).toEqual([action]);
-    if (action !== 'start') expect(seen[0]?.runId).toBe('run-1');
-    else expect(seen[0]?.runId).toMatch(/^run-[0-9a-f-]{36}$/);
-    expect(f.getSnapshot).not.toHaveBeenCalled();
-    expect(f.getRun).not.toHaveBeenCalled();
-    expect(f.control.calls).toEqual([]);
-    expect(f.hub.listenerCount('run-1')).toBe(0);
-  });
+  it.each(routes)(
+    '%s: false answers 403 forbidden before anything is read or changed',
+    async (_, path, init, action) => {
+      const seen: AuthorizeInput[] = [];
+      const f = await fixture(({ request, runId, action }) => {
+        seen.push({ request, runId, action });
+        return false;
+      });
+      const response = await fetch(f.url(path), init);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({
+        error: { code: 'forbidden', message: expect.stringContaining(action) },
+      });
+      expect(seen.map((input) => input.action)).toEqual([action]);
+      if (action !== 'start') expect(seen[0]?.runId).toBe('run-1');
+      else expect(seen[0]?.runId).toMatch(/^run-[0-9a-f-]{36}$/);
+      expect(f.getSnapshot).not.toHaveBeenCalled();
+      expect(f.getRun).not.toHaveBeenCalled();
+      expect(f.control.calls).toEqual([]);
+      expect(f.hub.listenerCount('run-1')).toBe(0);
+    },
+  );
 
-  it.each(routes)('%s: a Response is sent as is (e.g. 401 with WWW-Authenticate)', async (_, path, init) => {
-    const f = await fixture(
-      () =>
-        new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'Sign in' } }), {
-          status: 401,
-          headers: { 'www-authenticate': 'Bearer', 'content-type': 'application/json' },
-        }),
-    );
-    const response = await fetch(f.url(path), init);
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
-    expect(f.control.calls).toEqual([]);
-  });
+  it.each(routes)(
+    '%s: a Response is sent as is (e.g. 401 with WWW-Authenticate)',
+    async (_, path, init) => {
+      const f = await fixture(
+        () =>
+          new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'Sign in' } }), {
+            status: 401,
+            headers: { 'www-authenticate': 'Bearer', 'content-type': 'application/json' },
+          }),
+      );
+      const response = await fetch(f.url(path), init);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect(f.control.calls).toEqual([]);
+    },
+  );
 
   it.each(routes)('%s: a throw is a generic 500 and goes to onError', async (_, path, init) => {
     const secret = new Error('session store at redis://10.0.0.3 refused: token=abc');
@@ -136,7 +142,8 @@ describe('authorize', () => {
       return runs.has(runId);
     });
     await ScriptedRun.start(f, 'run-2');
-    const as = (token: string | null) => (token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    const as = (token: string | null) =>
+      token ? { headers: { authorization: `Bearer ${token}` } } : {};
     expect((await fetch(f.url('/runs/run-1'), as('token-a'))).status).toBe(200);
     expect((await fetch(f.url('/runs/run-2'), as('token-a'))).status).toBe(403);
     expect((await fetch(f.url('/runs/run-1'), as('wrong'))).status).toBe(401);
