@@ -336,7 +336,10 @@ export class RunEventStream {
 
   readonly #tick = () => {
     const idle = this.#account?.check(queuedBytes(this.#controller));
-    if (idle) return this.#drop(idle);
+    if (idle) {
+      this.#drop(idle);
+      return;
+    }
     if (!this.#wroteSinceTick) this.#write(SSE_PING);
     this.#wroteSinceTick = false;
   };
@@ -353,7 +356,10 @@ export class RunEventStream {
       : queued > this.#options.maxQueuedBytes
         ? 'the client is not reading the stream'
         : null;
-    if (drop) return this.#drop(drop);
+    if (drop) {
+      this.#drop(drop);
+      return;
+    }
     controller.enqueue(bytes);
     this.#wroteSinceTick = true;
   }
