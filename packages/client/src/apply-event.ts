@@ -48,7 +48,23 @@ function hold(state: RunState, event: DurableRunEvent): RunState {
   const phase = state.run === null ? 'loading' : 'gap';
   const pending = state.pending.insert(event);
   if (pending === state.pending) return state.phase === phase ? state : { ...state, phase };
-  return { ...state, pending, phase };
+  return withPending(state, pending, phase);
+}
+
+/** `state` with other held events and phase (field by field: see the note below). */
+function withPending(state: RunState, pending: RunState['pending'], phase: RunState['phase']) {
+  return {
+    runId: state.runId,
+    phase,
+    run: state.run,
+    assistant: state.assistant,
+    revision: state.revision,
+    live: state.live,
+    pending,
+    clockOffsetMs: state.clockOffsetMs,
+    connection: state.connection,
+    error: state.error,
+  };
 }
 
 /**
@@ -178,7 +194,7 @@ export function drainPending(state: RunState): RunState {
   if (state.pending.length === 0 && state.phase === 'synced') return state;
   let next = state;
   for (let first = next.pending.min; first !== undefined && first.revision <= next.revision + 1; ) {
-    const without = { ...next, pending: next.pending.withoutMin() };
+    const without = withPending(next, next.pending.withoutMin(), next.phase);
     next = first.revision === next.revision + 1 ? reduceDurable(without, first) : without;
     first = next.pending.min;
   }
