@@ -11,6 +11,7 @@ export { StoreRecordError } from './errors/store-record-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
+export type { Authorize, AuthorizeInput, RunAction } from './http/authorize';
 export { BadCursorError } from './http/bad-cursor-error';
 export type {
   RunHandlers,
@@ -21,9 +22,15 @@ export { createRunHandlers } from './http/create-run-handlers';
 export type { RunRouter, RunRouterOptions } from './http/create-run-router';
 export { createRunRouter } from './http/create-run-router';
 export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
+export type { JsonBody } from './http/read-json-body';
+export { readJsonBody } from './http/read-json-body';
+export { pathProblem, rawPathOf, setRawRequestTarget } from './http/request-target';
+export type { RunControl, StartRun } from './http/run-control';
+export { ApprovalsBodySchema } from './http/run-control';
 export type { RunCursor } from './http/run-cursor';
 export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';
+export { SseBufferBudget } from './http/sse-buffer-budget';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
