@@ -257,7 +257,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           admitted(Promise.reject(error));
           throw error;
         });
-        admitted(store.getRun(runId));
+        // A snapshot read (not getRun): hosts and tests hook getRun for the tool fence.
+        admitted(store.getSnapshot(runId).then((snapshot) => snapshot.run));
         const acquired = await publishing.acquireRun(runId, { owner, leaseMs });
         const snapshot = await store.getSnapshot(runId);
         const message: UIMessage = prepared.message ??
