@@ -32,17 +32,21 @@ export function guardApiRequest(
   return null;
 }
 
-/** Paths the dev server must never serve, even though they sit under Vite's root. */
-export function isServerSource(rawPath: string): boolean {
+/**
+ * Paths the dev server must never serve, though they sit under Vite's root: the playground's
+ * server sources (`/server/*`, also as `/@fs/<root>/server/*`), and anything with a `..`
+ * segment once decoded. `appRoot` is the app's directory, with a trailing `/`.
+ */
+export function isServerSource(rawPath: string, appRoot: string): boolean {
   let path = rawPath.split(/[?#]/, 1)[0] ?? '';
   try {
     path = decodeURIComponent(path);
   } catch {
     return true;
   }
-  path = path
-    .replace(/\\/g, '/')
-    .replace(/\/{2,}/g, '/')
-    .toLowerCase();
-  return /(^|\/)server(\/|$)/.test(path) || path.includes('/..') || path.includes('/@fs/');
+  path = path.replace(/\\/g, '/').replace(/\/{2,}/g, '/');
+  if (path.split('/').includes('..')) return true;
+  const root = appRoot.replace(/\\/g, '/');
+  const local = path.startsWith(`/@fs${root}`) ? `/${path.slice(`/@fs${root}`.length)}` : path;
+  return /^\/server(\/|$)/i.test(local);
 }

@@ -48,7 +48,7 @@ export interface DemoServer {
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVENTS_PATH = /^\/api\/runs\/([^/]+)\/events$/;
 /** Vite's default deny list plus the server's own sources (defence beside `isServerSource`). */
-const FS_DENY = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', 'server/**'];
+const FS_DENY = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', `${APP_ROOT}server/**`];
 
 /**
  * Starts the playground: one `node:http` server with the Vite React app (middleware mode)
@@ -151,7 +151,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       });
       return;
     }
-    if (isServerSource(incoming.url ?? '/')) {
+    if (isServerSource(incoming.url ?? '/', APP_ROOT)) {
       void writeNodeResponse(outgoing, demoError(404, 'not_found', 'Not served'));
       return;
     }
