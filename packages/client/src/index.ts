@@ -12,11 +12,23 @@ export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
 export { HeldEvents } from './held-events';
 export type { MergeSnapshotOptions } from './merge-snapshot';
 export { mergeSnapshot } from './merge-snapshot';
+export type { RunHistoryContext } from './run-history';
+export { RunHistory } from './run-history';
+export type { CoveredRevisions, RunHistoryState } from './run-history-state';
+export {
+  completeThrough,
+  initialHistoryState,
+  mergeHistoryPage,
+  mergeLiveEvent,
+  nextHistoryAfter,
+} from './run-history-state';
 export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
 export { initialRunState } from './run-state';
 export { RunStore } from './run-store';
 export type { ReconnectOptions, StreamLimits } from './run-store-context';
 export type { Activity, ActivityKind } from './select-activity';
-export { selectActivity } from './select-activity';
+export { selectActivity, selectLeaseExpiry } from './select-activity';
 export { selectElapsedMs } from './select-elapsed-ms';
 export { selectMessage } from './select-message';
+export type { LeaseExpirySource } from './watch-lease-expiry';
+export { watchLeaseExpiry } from './watch-lease-expiry';

@@ -1,4 +1,4 @@
-import { isDurableEvent, isTerminalStatus } from '@runlight/protocol';
+import { type DurableRunEvent, isDurableEvent, isTerminalStatus } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { applyEvent } from './apply-event';
 import { BoundedSseParser } from './bounded-sse-parser';
@@ -21,6 +21,8 @@ export interface RunStoreHost {
   /** Loads and merges the snapshot (deduplicated); the error it reported, or `null`. */
   load(signal: AbortSignal): Promise<RunlightClientError | null>;
   isLoading(): boolean;
+  /** Hands a valid durable event to `observeDurableEvents` listeners. */
+  emitDurable(event: DurableRunEvent): void;
 }
 
 type StreamOutcome = 'ended' | 'reset';
@@ -307,6 +309,7 @@ export class RunConnection {
           break;
         }
         this.#connectionRevision = event.revision;
+        this.#host.emitDurable(event);
       }
       state = applyEvent(state, event);
       if (state.pending.size > maxHeldEvents) {

@@ -1,3 +1,4 @@
+import type { DurableRunEvent } from '@runlight/protocol';
 import { RunlightClientError } from './errors/runlight-client-error';
 import { validateSnapshot } from './fetch-snapshot';
 import { mergeSnapshot } from './merge-snapshot';
@@ -25,6 +26,7 @@ export class RunStore {
   readonly #context: RunStoreContext;
   #state: RunState;
   readonly #listeners = new Set<() => void>();
+  readonly #durableListeners = new Set<(event: DurableRunEvent) => void>();
   #notifyScheduled = false;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #loading: Promise<RunlightClientError | null> | null = null;
@@ -42,6 +44,9 @@ export class RunStore {
       fail: (error) => this.#fail(error),
       load: (signal) => this.#load(signal),
       isLoading: () => this.#loading !== null,
+      emitDurable: (event) => {
+        for (const listener of this.#durableListeners) listener(event);
+      },
     });
   }
 
@@ -63,6 +68,19 @@ export class RunStore {
       }, 0);
     };
   };
+
+  /**
+   * Calls `listener` with every valid durable event of this run the live connection receives,
+   * in arrival order, as it is merged (duplicates included). It does not open the connection.
+   * The run history (`RunHistory`) builds on it: the store notifies once per burst, so its
+   * states alone would not show every operation.
+   */
+  observeDurableEvents(listener: (event: DurableRunEvent) => void): () => void {
+    this.#durableListeners.add(listener);
+    return () => {
+      this.#durableListeners.delete(listener);
+    };
+  }
 
   /** Opens the live connection (idempotent): snapshot first, then events from its cursor. */
   connect(): void {

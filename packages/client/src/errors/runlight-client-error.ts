@@ -14,7 +14,8 @@ const MARKER = Symbol.for('runlight.error.RunlightClientError');
  * - `limit-exceeded` — the stream broke a client limit (`field` names it: `maxEventBytes`,
  *   `maxHeldEvents`); the connection is reset, the last good state kept;
  * - `implausible-revision` — a durable revision far beyond the state (`maxRevisionGap`) or
- *   not a safe integer: the snapshot is reloaded instead of waiting for it.
+ *   not a safe integer: the snapshot is reloaded instead of waiting for it;
+ * - `invalid-history` — a history page (`…/operations`) that breaks `RunOperationsPageSchema`.
  */
 export type RunlightClientErrorKind =
   | 'malformed-json'
@@ -29,7 +30,8 @@ export type RunlightClientErrorKind =
   | 'network'
   | 'unauthorized'
   | 'limit-exceeded'
-  | 'implausible-revision';
+  | 'implausible-revision'
+  | 'invalid-history';
 
 /**
  * The one error type of the client: set on `state.error` (the last good state stays) and

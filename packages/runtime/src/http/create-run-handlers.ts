@@ -1,9 +1,10 @@
-import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
+import { isTerminalStatus, RunIdSchema, type RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { Authorize, RunAction } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
+import { isClientGone } from './client-gone';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import {
   approveRunRoute,
@@ -15,6 +16,7 @@ import {
 } from './run-control';
 import { parseRunCursor, type RunCursor, START_CURSOR } from './run-cursor';
 import { RunEventStream } from './run-event-stream';
+import { runHistoryRoute } from './run-history';
 import { SseBufferBudget } from './sse-buffer-budget';
 
 export interface RunHandlersOptions {
@@ -69,7 +71,7 @@ export type RunSnapshotResponse = RunSnapshot & { serverTime: string };
 export interface RunHandlers {
   /** `GET …/runs/:id` → `RunSnapshotResponse` JSON. */
   snapshot(request: Request, runId: string): Promise<Response>;
-  /** `GET …/runs/:id/events` → `text/event-stream`. */
+  /** `GET …/runs/:id/events` → `text/event-stream` (`204` once an ended run has nothing more). */
   events(request: Request, runId: string): Promise<Response>;
   /** `POST …/runs/:id/cancel` → `202 { runId }`. */
   cancel(request: Request, runId: string): Promise<Response>;
@@ -79,6 +81,8 @@ export interface RunHandlers {
   start(request: Request): Promise<Response | null>;
   /** Bytes buffered right now for slow readers, across every stream (for metrics). */
   bufferedBytes(): number;
+  /** `GET …/runs/:id/operations?after=&limit=` → `RunOperationsPage` JSON (run-history.ts). */
+  history(request: Request, runId: string): Promise<Response>;
 }
 
 const SSE_HEADERS = {
@@ -114,9 +118,11 @@ function cursorText(request: Request): string | null {
  *
  * @example
  * const handlers = createRunHandlers({ store, runtime: hub });
- * // Next.js: app/api/runs/[id]/events/route.ts
- * export const GET = (request: Request, { params }: { params: { id: string } }) =>
- *   handlers.events(request, params.id);
+ * // Next.js 15+: app/api/runs/[id]/events/route.ts (`params` is a Promise; or mount
+ * // `createRunRouter` in app/api/runs/[...path]/route.ts, which validates the id)
+ * export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+ *   return handlers.events(request, (await params).id);
+ * }
  */
 export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const { store, runtime } = options;
@@ -147,11 +153,12 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
     return jsonError(403, 'forbidden', `Not allowed to ${action} run ${runId}`);
   };
 
-  const failure = (error: unknown, runId: string): Response => {
+  const failure = (error: unknown, runId: string, request?: Request): Response => {
     if (RunNotFoundError.isInstance(error)) {
       return jsonError(404, 'run_not_found', `Run ${runId} does not exist`);
     }
-    onError(error);
+    // A client that went away is an ordinary end, not a server error (client-gone.ts).
+    if (!isClientGone(error, request?.signal)) onError(error);
     return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
   };
 
@@ -210,10 +217,27 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         snapshot = await store.getSnapshot(runId);
       } catch (error) {
         stream.dispose();
-        return failure(error, runId);
+        return failure(error, runId, request);
+      }
+      if (isTerminalStatus(snapshot.run.status) && cursor.revision >= snapshot.revision) {
+        // Nothing will ever follow: 204 is how a native EventSource is told to stop.
+        stream.dispose();
+        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
       }
       stream.start(snapshot);
       return new Response(stream.readable, { headers: SSE_HEADERS });
+    },
+
+    async history(request, runId) {
+      const invalid = checkRunId(runId);
+      if (invalid) return invalid;
+      const refused = await refusal(request, runId, 'history');
+      if (refused) return refused;
+      return runHistoryRoute(
+        { store, failure: (error, id) => failure(error, id, request) },
+        request,
+        runId,
+      );
     },
 
     async cancel(request, runId) {

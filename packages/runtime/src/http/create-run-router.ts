@@ -1,3 +1,4 @@
+import { createCorsPolicy, type RunCorsOptions } from './cors';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
 import { jsonError } from './json-error';
 import { pathProblem, rawPathOf } from './request-target';
@@ -6,17 +7,23 @@ export interface RunRouterOptions {
   handlers: RunHandlers;
   /** Path prefix the routes live under, e.g. `/api` → `/api/runs/:id`. Default `''`. */
   basePath?: string;
+  /**
+   * Cross-origin access for pages on other origins (off by default): preflights on the run
+   * routes are answered and every run-route response carries the CORS headers (cors.ts).
+   */
+  cors?: RunCorsOptions;
 }
 
 /** `(request) => response`, or `null` when the request is not one of the run routes. */
 export type RunRouter = (request: Request) => Promise<Response | null>;
 
-type Route = 'snapshot' | 'events' | 'cancel' | 'approve';
+type Route = 'snapshot' | 'events' | 'history' | 'cancel' | 'approve';
 
 /** Which route a run path's tail names, and the one method it takes. */
 const TAILS: Record<string, { route: Route; method: 'GET' | 'POST' }> = {
   '': { route: 'snapshot', method: 'GET' },
   events: { route: 'events', method: 'GET' },
+  operations: { route: 'history', method: 'GET' },
   cancel: { route: 'cancel', method: 'POST' },
   approvals: { route: 'approve', method: 'POST' },
 };
@@ -43,7 +50,8 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
   const runs = `${(options.basePath ?? '').replace(/\/+$/, '')}/runs`;
   const prefix = `${runs}/`;
 
-  return async (request) => {
+  const cors = options.cors ? createCorsPolicy(options.cors) : null;
+  const answer = async (request: Request): Promise<Response | null> => {
     const raw = rawPathOf(request);
     const problem = pathProblem(raw);
     if (problem !== null) {
@@ -67,6 +75,10 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
         : undefined;
     if (match === undefined || !encodedId) return null;
 
+    if (cors !== null && request.method === 'OPTIONS') {
+      const preflight = cors.preflight(request);
+      if (preflight !== null) return preflight;
+    }
     if (request.method !== match.method) {
       return jsonError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
         Allow: match.method,
@@ -81,5 +93,11 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     const invalid = checkRunId(runId);
     if (invalid) return invalid;
     return handlers[match.route](request, runId);
+  };
+
+  if (cors === null) return answer;
+  return async (request) => {
+    const response = await answer(request);
+    return response === null ? null : cors.apply(request, response);
   };
 }

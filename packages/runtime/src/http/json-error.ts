@@ -9,6 +9,7 @@ export type RunHttpErrorCode =
   | 'not_awaiting_approval'
   | 'not_supported'
   | 'bad_cursor'
+  | 'bad_limit'
   | 'bad_run_id'
   | 'method_not_allowed'
   | 'not_found'

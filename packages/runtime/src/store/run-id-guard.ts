@@ -29,6 +29,11 @@ export function withRunIdValidation(store: AgentRuntimeStore): AgentRuntimeStore
     acquireRun: check(store.acquireRun),
     recordRunOperation: check(store.recordRunOperation),
     saveAssistantCheckpoint: check(store.saveAssistantCheckpoint),
+    appendAssistant: check(store.appendAssistant),
+    releaseLease: check(store.releaseLease),
+    takeOverRun: check(store.takeOverRun),
+    // No run id: its answers come from the store.
+    findExpiredRuns: (query) => store.findExpiredRuns(query),
     commitTerminal: check(store.commitTerminal),
     renewLease: check(store.renewLease),
     getRun: check(store.getRun),

@@ -33,6 +33,10 @@ function fakeHandlers() {
       return new Response('start');
     },
     bufferedBytes: () => 0,
+    history: async (_request, runId) => {
+      calls.push(['history', runId]);
+      return new Response('history');
+    },
   };
   return { handlers, calls };
 }

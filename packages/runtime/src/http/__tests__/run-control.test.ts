@@ -22,6 +22,7 @@ function slowWrites(driver: AgentRuntimeDriver, writeMs: number): AgentRuntimeDr
   return {
     load: (runId) => driver.load(runId),
     readEvents: (runId, after) => driver.readEvents(runId, after),
+    findExpiredRuns: (...args) => driver.findExpiredRuns(...args),
     compareAndSet: async (...args) => {
       await new Promise((resolve) => setTimeout(resolve, writeMs));
       return driver.compareAndSet(...args);

@@ -17,6 +17,10 @@ function spyDriver() {
       calls.push('compareAndSet');
       return memory.compareAndSet(...args);
     },
+    findExpiredRuns: (...args) => {
+      calls.push('findExpiredRuns');
+      return memory.findExpiredRuns(...args);
+    },
     readEvents: (...args) => {
       calls.push('readEvents');
       return memory.readEvents(...args);
