@@ -9,6 +9,7 @@ export { cursorOf } from './cursor';
 export type { RunlightClientErrorKind } from './errors/runlight-client-error';
 export { RunlightClientError } from './errors/runlight-client-error';
 export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
+export { HeldEvents } from './held-events';
 export type { MergeSnapshotOptions } from './merge-snapshot';
 export { mergeSnapshot } from './merge-snapshot';
 export type { RunHistoryContext } from './run-history';
@@ -23,8 +24,8 @@ export {
 } from './run-history-state';
 export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
 export { initialRunState } from './run-state';
-export type { ReconnectOptions } from './run-store';
 export { RunStore } from './run-store';
+export type { ReconnectOptions, StreamLimits } from './run-store-context';
 export type { Activity, ActivityKind } from './select-activity';
 export { selectActivity, selectLeaseExpiry } from './select-activity';
 export { selectElapsedMs } from './select-elapsed-ms';

@@ -1,6 +1,7 @@
 export { CallbackResultError } from './errors/callback-result-error';
 export type { FencingReason } from './errors/fencing-error';
 export { FencingError } from './errors/fencing-error';
+export { InvalidRunIdError } from './errors/invalid-run-id-error';
 export type { TransitionRule } from './errors/invalid-transition-error';
 export { InvalidTransitionError } from './errors/invalid-transition-error';
 export { RunNotFoundError } from './errors/run-not-found-error';
@@ -11,6 +12,7 @@ export { StoreUnavailableError } from './errors/store-unavailable-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
+export type { Authorize, AuthorizeInput, RunAction } from './http/authorize';
 export { BadCursorError } from './http/bad-cursor-error';
 export { isClientGone } from './http/client-gone';
 export type { RunCorsOptions, RunCorsPolicy } from './http/cors';
@@ -24,6 +26,11 @@ export { createRunHandlers } from './http/create-run-handlers';
 export type { RunRouter, RunRouterOptions } from './http/create-run-router';
 export { createRunRouter } from './http/create-run-router';
 export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
+export type { JsonBody } from './http/read-json-body';
+export { readJsonBody } from './http/read-json-body';
+export { pathProblem, rawPathOf, setRawRequestTarget } from './http/request-target';
+export type { RunControl, StartRun } from './http/run-control';
+export { ApprovalsBodySchema } from './http/run-control';
 export type { RunCursor } from './http/run-cursor';
 export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';
@@ -31,6 +38,7 @@ export {
   DEFAULT_HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGE_SIZE,
 } from './http/run-history';
+export { SseBufferBudget } from './http/sse-buffer-budget';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';

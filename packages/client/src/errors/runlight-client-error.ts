@@ -10,6 +10,11 @@ const MARKER = Symbol.for('runlight.error.RunlightClientError');
  * - `http` — a non-2xx answer (`status`); `run-not-found` — 404 for the run;
  * - `content-type` — the events endpoint did not answer `text/event-stream`;
  * - `network` — `fetch` or the body stream failed;
+ * - `unauthorized` — the server answered 401 or 403 (`status`): new credentials and `retry()`;
+ * - `limit-exceeded` — the stream broke a client limit (`field` names it: `maxEventBytes`,
+ *   `maxHeldEvents`); the connection is reset, the last good state kept;
+ * - `implausible-revision` — a durable revision far beyond the state (`maxRevisionGap`) or
+ *   not a safe integer: the snapshot is reloaded instead of waiting for it;
  * - `invalid-history` — a history page (`…/operations`) that breaks `RunOperationsPageSchema`.
  */
 export type RunlightClientErrorKind =
@@ -23,6 +28,9 @@ export type RunlightClientErrorKind =
   | 'run-not-found'
   | 'content-type'
   | 'network'
+  | 'unauthorized'
+  | 'limit-exceeded'
+  | 'implausible-revision'
   | 'invalid-history';
 
 /**
@@ -38,7 +46,7 @@ export class RunlightClientError extends Error {
   readonly kind: RunlightClientErrorKind;
   /** Dotted path of the offending field, when a schema named one (e.g. `operation.startedAt`). */
   readonly field: string | undefined;
-  /** HTTP status, for `http` and `run-not-found`. */
+  /** HTTP status, for `http`, `run-not-found` and `unauthorized`. */
   readonly status: number | undefined;
 
   constructor(

@@ -72,6 +72,28 @@ export interface RunHandle {
    * lost lease. Rejects only when the run could not be created or acquired.
    */
   done: Promise<AgentRun>;
+  /**
+   * The run once it exists in the store and this execution was admitted (`startRun`: created
+   * or found; `resumeRun`: the approvals matched the paused message). Await it before handing
+   * the run id to a client: a store that answers on a later tick would otherwise let the
+   * client's first snapshot request arrive before the run exists. Rejects when the run could
+   * not be created or the execution was refused (e.g. already executing, nothing to resume).
+   *
+   * @example
+   * const handle = runtime.startRun({ runId, model, messages });
+   * await handle.created;
+   * return Response.json({ runId }, { status: 201 });
+   */
+  created: Promise<AgentRun>;
+}
+
+/** A handle whose execution was refused before it began. */
+function refused(error: unknown): RunHandle {
+  const done = Promise.reject(error);
+  const created = Promise.reject(error);
+  // Callers may await only one of the two; the other must not be an unhandled rejection.
+  created.catch(() => {});
+  return { done, created };
 }
 
 export interface AgentRuntime extends RunEventSource {
@@ -227,11 +249,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     // resume that arrives meanwhile waits for it instead of being refused.
     const previous = executions.get(runId);
     if (previous) {
-      const done = previous.then(
-        () => resume({ runId, approvals, ...overrides }).done,
-        () => resume({ runId, approvals, ...overrides }).done,
+      const next = previous.then(
+        () => resume({ runId, approvals, ...overrides }),
+        () => resume({ runId, approvals, ...overrides }),
       );
-      return { done };
+      const created = next.then((handle) => handle.created);
+      created.catch(() => {});
+      return { done: next.then((handle) => handle.done), created };
     }
     const remembered = paused.get(runId);
     const defined = Object.fromEntries(
@@ -253,7 +277,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           `Run ${runId} is not paused in this process: pass model and messages to resumeRun`,
         );
       })();
-      return { done };
+      // Callers may await only one of the two; the other must not be an unhandled rejection.
+      const created = done.then((run) => run);
+      created.catch(() => {});
+      return { done, created };
     }
     const execution = merged as RunExecutionOptions;
     return launch(runId, execution, async () => {
@@ -291,7 +318,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     >,
   ): RunHandle {
     if (controllers.has(runId)) {
-      return { done: Promise.reject(new Error(`Run ${runId} is already executing here`)) };
+      return refused(new Error(`Run ${runId} is already executing here`));
     }
     const controller = new AbortController();
     const external = options?.abortSignal;
@@ -303,9 +330,19 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     controllers.set(runId, controller);
 
+    let admitted!: (run: Promise<AgentRun>) => void;
+    const created = new Promise<AgentRun>((resolve) => {
+      admitted = resolve;
+    });
+    created.catch(() => {});
     const done = (async () => {
       try {
-        const prepared = await prepare();
+        const prepared = await prepare().catch((error: unknown) => {
+          admitted(Promise.reject(error));
+          throw error;
+        });
+        // A snapshot read (not getRun): hosts and tests hook getRun for the tool fence.
+        admitted(store.getSnapshot(runId).then((snapshot) => snapshot.run));
         if ('settled' in prepared) return prepared.settled;
         const execution = prepared.execution ?? (options as RunExecutionOptions);
         const acquired =
@@ -342,7 +379,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       }
     })();
     executions.set(runId, done);
-    return { done };
+    return { done, created };
   }
 
   return {

@@ -27,6 +27,7 @@ import {
   type TerminalCommit,
   type TerminalResult,
 } from './reducer';
+import { withRunIdValidation } from './run-id-guard';
 import { type Mutation, type StoredRun, StoredRunSchema } from './stored-run';
 
 /**
@@ -201,7 +202,8 @@ export function createAgentRuntimeStore(
     });
   }
 
-  return {
+  // Every id is checked against `RunIdSchema` first, whatever the driver (`InvalidRunIdError`).
+  return withRunIdValidation({
     async createRun({ runId }) {
       return (await unowned(runId, (record) => reduceCreateRun(record, { runId }, now()))).run;
     },
@@ -287,5 +289,5 @@ export function createAgentRuntimeStore(
       if (raw.length === 0 && !(await load(runId))) throw new RunNotFoundError(runId);
       return parseEvents(runId, raw);
     },
-  };
+  });
 }
