@@ -10,6 +10,7 @@ import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
+import { encodeSse, SseOutput, sseMessageBytes } from './sse-output';
 
 export interface RunEventStreamOptions {
   runId: string;
@@ -29,23 +30,7 @@ export interface RunEventStreamOptions {
 /** The body of an SSE `reset` event (`RunReset` of the protocol): reload the snapshot. */
 export type RunResetEvent = RunReset;
 
-const encoder = new TextEncoder();
-
-/**
- * The JSON of each published event, shared by every stream that sends it, so a delta watched by
- * N clients is serialised once. Published events are never mutated (the hub hands the same
- * object to every listener), which is what makes the cache sound.
- */
-const serialized = new WeakMap<RunEvent, string>();
-
-function jsonOf(event: RunEvent): string {
-  let json = serialized.get(event);
-  if (json === undefined) {
-    json = JSON.stringify(event);
-    serialized.set(event, json);
-  }
-  return json;
-}
+const PING = encodeSse(SSE_PING);
 
 /**
  * One client's SSE stream of one run: the durable events after its cursor from the store's
@@ -66,7 +51,8 @@ function jsonOf(event: RunEvent): string {
 export class RunEventStream {
   readonly readable: ReadableStream<Uint8Array>;
   readonly #options: RunEventStreamOptions;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** Coalesces the messages of one event-loop turn into one write (see `SseOutput`). */
+  readonly #output: SseOutput;
   #unsubscribe: (() => void) | null;
   #heartbeat: ReturnType<typeof setInterval> | null = null;
   #pending: RunEvent[] = [];
@@ -89,15 +75,8 @@ export class RunEventStream {
     this.#options = options;
     this.#revision = options.cursor.revision;
     this.#delta = options.cursor.delta;
-    this.readable = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        cancel: () => this.dispose(),
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
-    );
+    this.#output = new SseOutput({ onCancel: () => this.dispose() });
+    this.readable = this.#output.readable;
     this.#unsubscribe = options.source.subscribe(options.runId, (event) => this.#receive(event));
     if (options.signal?.aborted) this.dispose();
     else options.signal?.addEventListener('abort', this.#onAbort);
@@ -123,11 +102,7 @@ export class RunEventStream {
 
   readonly #onAbort = () => {
     this.dispose();
-    try {
-      this.#controller.error(new Error('The client went away'));
-    } catch {
-      // Already closed.
-    }
+    this.#output.error(new Error('The client went away'));
   };
 
   async #catchUp(snapshot: RunSnapshot): Promise<void> {
@@ -287,13 +262,13 @@ export class RunEventStream {
     } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
       this.#terminalRevision = event.revision;
     }
-    this.#write(formatSseMessage(event.type, this.#cursor(), jsonOf(event)));
+    this.#write(sseMessageBytes(event, this.#cursor()));
     this.#finishIfTerminal();
   }
 
   #sendDelta(delta: RunDeltaEvent): void {
-    this.#delta = { baseRevision: delta.baseRevision, seq: delta.seq };
-    this.#write(formatSseMessage('run-delta', this.#cursor(), jsonOf(delta)));
+    this.#delta = delta; // its baseRevision and seq: no object per client and delta
+    this.#write(sseMessageBytes(delta, this.#cursor()));
   }
 
   /** The `RunCursor` text of what was sent so far (as `formatRunCursor`, without an object). */
@@ -312,37 +287,32 @@ export class RunEventStream {
   #reset(reason: string): void {
     const event: RunResetEvent = { type: 'reset', runId: this.#options.runId, reason };
     // No id: the client's Last-Event-ID stays what it really holds.
-    this.#write(formatSseMessage('reset', null, JSON.stringify(event)));
+    this.#write(encodeSse(formatSseMessage('reset', null, JSON.stringify(event))));
     this.#close();
   }
 
   readonly #tick = () => {
-    if (!this.#wroteSinceTick) this.#write(SSE_PING);
+    if (!this.#wroteSinceTick) this.#write(PING);
     this.#wroteSinceTick = false;
   };
 
-  #write(text: string): void {
+  #write(bytes: Uint8Array): void {
     if (this.#closed) return;
-    const controller = this.#controller;
     // A client that stopped reading is dropped rather than buffered without bound; it resumes
     // from the last cursor it processed.
-    if ((controller.desiredSize ?? 0) < -this.#options.maxQueuedBytes) {
+    if (this.#output.unreadBytes() > this.#options.maxQueuedBytes) {
       this.dispose();
-      controller.error(new Error('The client is not reading the stream'));
+      this.#output.error(new Error('The client is not reading the stream'));
       return;
     }
-    controller.enqueue(encoder.encode(text));
+    this.#output.write(bytes);
     this.#wroteSinceTick = true;
   }
 
   #close(): void {
     if (this.#closed) return;
     this.dispose();
-    try {
-      this.#controller.close();
-    } catch {
-      // Already cancelled by the client.
-    }
+    this.#output.close();
   }
 
   #fail(error: unknown): void {
