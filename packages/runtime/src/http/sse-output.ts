@@ -85,7 +85,8 @@ export class SseOutput {
   write(bytes: Uint8Array): void {
     if (this.#ended || this.#closing) return;
     if (this.#first === null) this.#first = bytes;
-    else (this.#more ??= []).push(bytes);
+    else if (this.#more === null) this.#more = [bytes];
+    else this.#more.push(bytes);
     this.#pendingBytes += bytes.byteLength;
     if (!this.#scheduled) {
       this.#scheduled = true;
