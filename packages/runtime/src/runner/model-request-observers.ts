@@ -14,12 +14,16 @@ import type { OperationRecorder } from './operation-recorder';
  */
 export function observeProviderParts(recorder: OperationRecorder, operation: RunOperation) {
   return new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-    transform: async (part, controller) => {
+    // Synchronous unless there is something to record: no promise per token.
+    transform: (part, controller) => {
       if (part.type === 'error') {
         // Logged (and named provider_failure) when the SDK forwards it as a stream part.
-        await recorder.endOperation(operation.id, 'failed');
-      } else if (isFirstOutput(part)) {
-        await recorder.firstOutput(operation.id);
+        return recorder.endOperation(operation.id, 'failed').then(() => controller.enqueue(part));
+      }
+      // `firstOutput`'s own condition, checked here so later tokens make no promise.
+      const current = recorder.current;
+      if (current?.id === operation.id && current.phase === 'started' && isFirstOutput(part)) {
+        return recorder.firstOutput(operation.id).then(() => controller.enqueue(part));
       }
       controller.enqueue(part);
     },
@@ -42,21 +46,36 @@ export function observeSdkParts(
   stringModel: boolean,
 ) {
   return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
-    transform: async (part, controller) => {
-      if (part.type === 'error') {
-        stop.onStreamError(part.error, () => recorder.inFlightModelRequest());
-        const current = recorder.current;
-        if (current && !isTerminalPhase(current.phase)) {
-          await recorder.endOperation(current.id, stop.aborted() ? 'cancelled' : 'failed');
-        }
-      } else if (stringModel && recorder.current?.kind === 'model-request') {
-        const current = recorder.current;
-        if (part.type === 'finish-step') await recorder.endOperation(current.id, 'completed');
-        else if (current.phase === 'started' && isFirstSdkOutput(part)) {
-          await recorder.firstOutput(current.id);
-        }
+    transform: (part, controller) => {
+      // Synchronous for the parts there is nothing to record for: no promise per token.
+      if (part.type !== 'error' && !stringModel) {
+        controller.enqueue(part);
+        return;
       }
-      controller.enqueue(part);
+      return observeSdkPart(part, controller, recorder, stop, stringModel);
     },
   });
+}
+
+async function observeSdkPart(
+  part: TextStreamPart<ToolSet>,
+  controller: TransformStreamDefaultController<TextStreamPart<ToolSet>>,
+  recorder: OperationRecorder,
+  stop: ExecutionStop,
+  stringModel: boolean,
+): Promise<void> {
+  if (part.type === 'error') {
+    stop.onStreamError(part.error, () => recorder.inFlightModelRequest());
+    const current = recorder.current;
+    if (current && !isTerminalPhase(current.phase)) {
+      await recorder.endOperation(current.id, stop.aborted() ? 'cancelled' : 'failed');
+    }
+  } else if (stringModel && recorder.current?.kind === 'model-request') {
+    const current = recorder.current;
+    if (part.type === 'finish-step') await recorder.endOperation(current.id, 'completed');
+    else if (current.phase === 'started' && isFirstSdkOutput(part)) {
+      await recorder.firstOutput(current.id);
+    }
+  }
+  controller.enqueue(part);
 }
