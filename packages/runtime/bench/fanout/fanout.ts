@@ -121,16 +121,19 @@ interface Row {
   'accepted/s': string;
   resets: number;
   'server RSS MB': string;
+  'RSS KB/watcher'?: string;
   'server CPU %': string;
   'delivered ev/s': string;
   'run ev/s': string;
   'vs full speed': string;
-  'p99 pub→recv ms': string;
+  'p50 / p99 pub→recv ms': string;
   'send µs/ev': string;
   'vs bare': string;
   /** Not printed: the CPU per second of the serving processes (for the W = 0 subtraction). */
   servingCpuPerSec?: number;
   sendMicros?: number;
+  eventsPerSec?: number;
+  rssBytes?: number;
 }
 
 const quantile = (values: number[], q: number) => {
@@ -238,11 +241,14 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
       'delivered ev/s': watchers === 0 ? '–' : fixed(delivered / seconds),
       'run ev/s': fixed(rate, 1),
       'vs full speed': `${fixed((rate / fullSpeed) * 100)}%`,
-      'p99 pub→recv ms': latencies.length ? fixed(quantile(latencies, 0.99), 1) : '–',
+      'p50 / p99 pub→recv ms': latencies.length
+        ? `${fixed(quantile(latencies, 0.5), 1)} / ${fixed(quantile(latencies, 0.99), 1)}`
+        : '–',
       'send µs/ev': '–',
       'vs bare': '–',
       servingCpuPerSec: cpu(servingStats) / seconds,
-      sendMicros: delivered > 0 ? delivered / seconds : 0,
+      eventsPerSec: delivered / seconds,
+      rssBytes: rss * 2 ** 20,
     };
   } finally {
     for (const child of children) {
@@ -272,11 +278,11 @@ async function main() {
         const row = await measure(mode, watchers, options);
         rows.push(row);
         const idle = rows.find((r) => r.mode === row.mode && r.watchers === 0);
-        if (idle && row.watchers > 0 && row.sendMicros) {
-          const eventsPerSec = row.sendMicros;
-          row.sendMicros = (row.servingCpuPerSec! - idle.servingCpuPerSec!) / eventsPerSec;
+        if (idle && row.watchers > 0 && row.eventsPerSec) {
+          row.sendMicros = (row.servingCpuPerSec! - idle.servingCpuPerSec!) / row.eventsPerSec;
           row['send µs/ev'] = fixed(row.sendMicros, 1);
-        } else row.sendMicros = undefined;
+          row['RSS KB/watcher'] = fixed((row.rssBytes! - idle.rssBytes!) / 1024 / row.watchers, 1);
+        }
         const bare = rows.find((r) => r.mode === 'bare' && r.watchers === row.watchers);
         if (bare?.sendMicros && row.sendMicros !== undefined) {
           row['vs bare'] = `${(row.sendMicros / bare.sendMicros).toFixed(2)}×`;
@@ -284,7 +290,20 @@ async function main() {
         console.log(`  done: ${row.mode}, W=${watchers}`);
       }
     }
-    console.table(rows.map(({ servingCpuPerSec: _cpu, sendMicros: _send, ...printed }) => printed));
+    console.table(
+      rows.map(
+        ({
+          servingCpuPerSec: _cpu,
+          sendMicros: _send,
+          eventsPerSec: _e,
+          rssBytes: _r,
+          ...printed
+        }) => ({
+          ...printed,
+          'RSS KB/watcher': printed['RSS KB/watcher'] ?? '–',
+        }),
+      ),
+    );
   }
   if (options.only !== 'fanout') await runThroughput();
 }
