@@ -19,6 +19,7 @@
  * delivered: what sending costs per delivered event; `vs bare` divides it by the bare server's.
  */
 import { type ChildProcess, execSync, fork } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig } from './fanout-server';
 import { postgresFixture } from './postgres-fixture';
@@ -80,7 +81,14 @@ interface Child {
 
 function spawnServer(config: ServerConfig, current: number[]): Promise<Child> {
   const child = fork(SERVER, [JSON.stringify(config)], {
-    execArgv: ['--import', 'tsx'],
+    // FANOUT_CPU_PROF=<dir>: a CPU profile of every server process, written when it stops.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.FANOUT_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FANOUT_CPU_PROF}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const waiting: { type: string; resolve: (message: ServerMessage) => void }[] = [];
@@ -175,9 +183,17 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
     await new Promise((resolve) => setTimeout(resolve, workload.firstTokenMs + 2_000));
 
     const pool = new WatcherPool(ports, workload.slots, current);
+    const clientCpu = process.cpuUsage();
+    const clientStart = performance.now();
+    const clientPercent = (since: NodeJS.CpuUsage, from: number) => {
+      const used = process.cpuUsage(since);
+      return (((used.user + used.system) / 1e3 / (performance.now() - from)) * 100).toFixed(0);
+    };
     let join = { ms: 0, all: true };
     if (watchers > 0) join = await pool.join(watchers, options.joinTimeoutMs);
     const connectedAtJoin = pool.connected;
+    const joinCpu = clientPercent(clientCpu, clientStart);
+    const steadyCpu = process.cpuUsage();
 
     for (const child of children) tell(child, { type: 'window-start' });
     const delivered0 = pool.delivered;
@@ -219,7 +235,9 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
           : mode;
     if (reasons) console.log(`  ${label} W=${watchers}: resets ${reasons}`);
     const loop = stats.map((s) => `${s.role} ${s.loopDelayP99.toFixed(0)} ms`).join(', ');
-    console.log(`  ${label} W=${watchers}: event-loop delay p99 ${loop}`);
+    console.log(
+      `  ${label} W=${watchers}: machine load ${loadavg()[0]!.toFixed(1)}; event-loop delay p99 ${loop}; client (watchers) CPU ${joinCpu}% joining, ${clientPercent(steadyCpu, started)}% steady`,
+    );
     return {
       mode: label,
       watchers,
@@ -251,10 +269,15 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
       rssBytes: rss * 2 ** 20,
     };
   } finally {
-    for (const child of children) {
-      tell(child, { type: 'stop' });
-      child.process.kill();
-    }
+    await Promise.all(
+      children.map(async (child) => {
+        const exited = new Promise((resolve) => child.process.once('exit', resolve));
+        tell(child, { type: 'stop' });
+        const timer = setTimeout(() => child.process.kill(), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
     await fixture?.close();
   }
 }
