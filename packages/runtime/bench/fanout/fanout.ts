@@ -192,7 +192,7 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
     let join = { ms: 0, all: true };
     if (watchers > 0) join = await pool.join(watchers, options.joinTimeoutMs);
     const connectedAtJoin = pool.connected;
-    const joinCpu = clientPercent(clientCpu, clientStart);
+    const joinCpu = watchers === 0 ? '–' : clientPercent(clientCpu, clientStart);
     const steadyCpu = process.cpuUsage();
 
     for (const child of children) tell(child, { type: 'window-start' });
