@@ -304,7 +304,8 @@ async function main() {
         if (idle && row.watchers > 0 && row.eventsPerSec) {
           row.sendMicros = (row.servingCpuPerSec! - idle.servingCpuPerSec!) / row.eventsPerSec;
           row['send µs/ev'] = fixed(row.sendMicros, 1);
-          row['RSS KB/watcher'] = fixed((row.rssBytes! - idle.rssBytes!) / 1024 / row.watchers, 1);
+          const connected = Number(row.connected);
+          row['RSS KB/watcher'] = fixed((row.rssBytes! - idle.rssBytes!) / 1024 / connected, 1);
         }
         const bare = rows.find((r) => r.mode === 'bare' && r.watchers === row.watchers);
         if (bare?.sendMicros && row.sendMicros !== undefined) {
