@@ -1,13 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Workspace packages resolve to their sources (`@runlight/source` in each package's `exports`),
+ * so tests run without a build; published packages only carry `dist/`. The rest are Vite's
+ * default conditions, which `resolve.conditions` replaces rather than extends.
+ */
+const SOURCE_CONDITION = '@runlight/source';
+const resolve = {
+  conditions: [SOURCE_CONDITION, 'module', 'browser', 'development|production'],
+};
+/** Child processes a test starts with `node --import tsx` resolve the sources too. */
+const env = {
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--conditions=${SOURCE_CONDITION}`]
+    .filter(Boolean)
+    .join(' '),
+};
+const ssr = {
+  resolve: { conditions: [SOURCE_CONDITION, 'module', 'node', 'development|production'] },
+};
+
 /** One Vitest project per package; `pnpm test:unit` runs them all, `pnpm bench` their benches. */
 const project = (
   name: string,
   root: string,
   extra: { environment?: 'node' | 'jsdom'; testTimeout?: number; include?: string[] } = {},
 ) => ({
+  resolve,
+  ssr,
   test: {
     name,
+    env,
     root,
     include: extra.include ?? ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     environment: extra.environment ?? 'node',

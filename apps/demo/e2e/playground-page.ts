@@ -17,6 +17,16 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+export interface TimelineRow {
+  id: string;
+  kind: string;
+  phase: string;
+  startedAt: string;
+  firstOutputAt: string | null;
+  endedAt: string | null;
+  result: string;
+}
+
 /** Reads the playground through its data-testid attributes. */
 export class PlaygroundPage {
   constructor(readonly page: Page) {}
@@ -71,13 +81,28 @@ export class PlaygroundPage {
     return parts.join('\n');
   }
 
-  async timeline(): Promise<{ kind: string; phase: string; startedAt: string }[]> {
-    return this.page.$$eval('[data-testid="timeline-entry"]', (entries) =>
-      entries.map((entry) => ({
-        kind: entry.getAttribute('data-kind') ?? '',
-        phase: entry.getAttribute('data-phase') ?? '',
-        startedAt: entry.getAttribute('data-started-at') ?? '',
+  /** The rows of the page's `RunTimeline`: one per operation, its latest phase and times. */
+  async timeline(): Promise<TimelineRow[]> {
+    return this.page.$$eval('[data-testid="timeline"] tr[data-runlight-row="operation"]', (rows) =>
+      rows.map((row) => ({
+        id: row.getAttribute('data-operation-id') ?? '',
+        kind: row.getAttribute('data-kind') ?? '',
+        phase: row.getAttribute('data-phase') ?? '',
+        startedAt: row.getAttribute('data-started-at') ?? '',
+        firstOutputAt: row.getAttribute('data-first-output-at'),
+        endedAt: row.getAttribute('data-ended-at'),
+        result: row.querySelector('[data-runlight-part="result"]')?.textContent ?? '',
       })),
+    );
+  }
+
+  /** Waits until the timeline has read the run's history. */
+  async waitForHistory(): Promise<void> {
+    await this.page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="timeline"]')?.getAttribute('data-status') === 'ready',
+      undefined,
+      { timeout: 30_000, polling: 50 },
     );
   }
 

@@ -26,6 +26,7 @@ export function adjustableLatency(driver: AgentRuntimeDriver): AdjustableLatency
     compareAndSet: (runId, expected, next, events) =>
       current.compareAndSet(runId, expected, next, events),
     readEvents: (runId, after) => current.readEvents(runId, after),
+    findExpiredRuns: (query) => current.findExpiredRuns(query),
     setLatency(ms) {
       latency = Math.max(0, ms);
       // Half to full latency per hop: later ticks in a varying order, like a real network.

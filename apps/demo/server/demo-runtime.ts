@@ -4,6 +4,8 @@ import {
   createAgentRuntime,
   createAgentRuntimeStore,
   createMemoryDriver,
+  createRunRecovery,
+  type ResolveRun,
   RunEventHub,
   type RuntimeLogEntry,
 } from '@runlight/runtime';
@@ -24,6 +26,10 @@ export interface DemoRuntimeOptions {
 }
 
 const SHORT_LEASE_MS = 1500;
+/** The crashing worker's lease: how long the page waits before it says the worker is gone. */
+const CRASHING_LEASE_MS = 2500;
+/** How often worker-b's recovery loop looks for expired leases. */
+const RECOVERY_INTERVAL_MS = 250;
 /** Checkpoint every 16 ordinary chunks: frequent enough to see in the event log. */
 const CHECKPOINT_EVERY_EVENTS = 16;
 
@@ -61,6 +67,26 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
     leaseMs: SHORT_LEASE_MS,
   });
   const otherWorker = createAgentRuntime({ ...common, store, owner: 'worker-b' });
+  const crashingWorker = createAgentRuntime({
+    ...common,
+    store: workerStore,
+    owner: 'worker-a',
+    leaseMs: CRASHING_LEASE_MS,
+  });
+  /** How worker-b continues each run a scenario left to recovery. */
+  const resolvers = new Map<string, ResolveRun>();
+  const recovery = createRunRecovery({
+    // Only the runs a scenario handed to recovery: the lease-stolen scenario takes over itself.
+    store: {
+      findExpiredRuns: async (query) =>
+        (await store.findExpiredRuns(query)).filter((run) => resolvers.has(run.runId)),
+    },
+    runtime: otherWorker,
+    intervalMs: RECOVERY_INTERVAL_MS,
+    resolveRun: (run, context) => resolvers.get(run.id)?.(run, context),
+    onLog: log,
+  });
+  recovery.start();
 
   let settings: DemoSettings = { ...DEFAULT_SETTINGS };
   const executors = new Map<string, AgentRuntime>();
@@ -89,6 +115,16 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
       faults.loseCompareAndSet(runId, (next) => next.run.lastOperation?.phase === 'first-output');
     },
     partitionWorker: (runId, ms) => faults.partition(runId, ms),
+    crashingWorker,
+    crashingLeaseMs: CRASHING_LEASE_MS,
+    crashWorkerAfter: (runId, when) => faults.crashAfter(runId, when),
+    recoverWith(runId, resolve) {
+      resolvers.set(runId, async (run, context) => {
+        const execution = await resolve(run, context);
+        if (execution) executors.set(runId, otherWorker);
+        return execution;
+      });
+    },
     note(runId, text) {
       const list = notes.get(runId) ?? [];
       list.push({ at: new Date().toISOString(), text });
@@ -131,6 +167,7 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
     executorOf: (runId: string) => executors.get(runId),
     /** Stops every scheduled scenario step (the server is closing). */
     close() {
+      void recovery.stop();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       for (const [runId, runtime] of executors) runtime.cancelRun(runId);

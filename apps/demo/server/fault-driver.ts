@@ -1,3 +1,4 @@
+import type { DurableRunEvent } from '@runlight/protocol';
 import type { AgentRuntimeDriver, StoredRun } from '@runlight/runtime';
 
 /** A driver a scenario can break on purpose, one run at a time. */
@@ -12,10 +13,19 @@ export interface FaultDriver extends AgentRuntimeDriver {
    * partition, a long pause) for longer than its lease.
    */
   partition(runId: string, ms: number): void;
+  /**
+   * The compare-and-set of `runId` whose new record matches `when` is stored, and then the
+   * worker is gone: that call and every later one for the run never answer — a process killed
+   * right after its write reached the store.
+   */
+  crashAfter(
+    runId: string,
+    when: (next: StoredRun, events: readonly DurableRunEvent[]) => boolean,
+  ): void;
 }
 
 /**
- * Fault injection for the playground's storage-conflict and lease-stolen scenarios. Only the
+ * Fault injection for the playground's storage-conflict, lease-stolen and worker-crash scenarios. Only the
  * runs a scenario armed are affected; everything else passes straight through.
  *
  * @example
@@ -25,6 +35,12 @@ export interface FaultDriver extends AgentRuntimeDriver {
 export function faultDriver(driver: AgentRuntimeDriver): FaultDriver {
   const losing = new Map<string, (next: StoredRun) => boolean>();
   const partitionedUntil = new Map<string, number>();
+  const crashing = new Map<
+    string,
+    (next: StoredRun, events: readonly DurableRunEvent[]) => boolean
+  >();
+  const crashed = new Set<string>();
+  const never = new Promise<never>(() => {});
 
   const healed = async (runId: string): Promise<void> => {
     const until = partitionedUntil.get(runId);
@@ -36,11 +52,20 @@ export function faultDriver(driver: AgentRuntimeDriver): FaultDriver {
 
   return {
     async load(runId) {
+      if (crashed.has(runId)) return never;
       await healed(runId);
       return driver.load(runId);
     },
     async compareAndSet(runId, expected, next, events) {
+      if (crashed.has(runId)) return never;
       await healed(runId);
+      const crash = crashing.get(runId);
+      if (crash?.(next, events)) {
+        crashing.delete(runId);
+        crashed.add(runId);
+        await driver.compareAndSet(runId, expected, next, events);
+        return never;
+      }
       const when = losing.get(runId);
       if (when?.(next)) {
         losing.delete(runId);
@@ -49,11 +74,17 @@ export function faultDriver(driver: AgentRuntimeDriver): FaultDriver {
       return driver.compareAndSet(runId, expected, next, events);
     },
     async readEvents(runId, after) {
+      if (crashed.has(runId)) return never;
       await healed(runId);
       return driver.readEvents(runId, after);
     },
+    // Not a call of one run: a partition of one run does not hide the others' expiry.
+    findExpiredRuns: (query) => driver.findExpiredRuns(query),
     loseCompareAndSet(runId, when) {
       losing.set(runId, when);
+    },
+    crashAfter(runId, when) {
+      crashing.set(runId, when);
     },
     partition(runId, ms) {
       partitionedUntil.set(runId, Date.now() + ms);

@@ -1,9 +1,12 @@
-import type { AgentRuntime, StartRunOptions } from '@runlight/runtime';
+import type { DurableRunEvent } from '@runlight/protocol';
+import type { AgentRuntime, ResolveRun, StartRunOptions, StoredRun } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
 import type { DemoSettings, ScenarioId } from '../src/scenario-catalog';
 import { decidingModel, PROVIDER_SECRET } from './demo-models';
+import { historyRunOptions } from './history-scenario';
+import { workerCrashes } from './worker-crash-scenario';
 
 /** What a scenario may use to run (and to break) a run. */
 export interface ScenarioWorld {
@@ -22,6 +25,16 @@ export interface ScenarioWorld {
   loseFirstOutputWrite(runId: string): void;
   /** worker-a's store calls for the run hang for `ms`. */
   partitionWorker(runId: string, ms: number): void;
+  /** worker-a with a short lease whose store calls can be cut off for good (a crash). */
+  crashingWorker: AgentRuntime;
+  crashingLeaseMs: number;
+  /** After the write matching `when` is stored, worker-a never hears from the store again. */
+  crashWorkerAfter(
+    runId: string,
+    when: (next: StoredRun, events: readonly DurableRunEvent[]) => boolean,
+  ): void;
+  /** worker-b's recovery loop takes the run over once its lease expired, continuing it so. */
+  recoverWith(runId: string, resolve: ResolveRun): void;
   /** A server-side note on the run (shown in the page's "Server notes"). */
   note(runId: string, text: string): void;
   /** setTimeout that the server clears when it closes. */
@@ -82,6 +95,9 @@ function start(world: ScenarioWorld, runtime: AgentRuntime, options: StartRunOpt
 
 /** How each scenario starts its run on the demo's runtimes. */
 export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
+  'history-retry': (runId, settings, world) =>
+    start(world, world.worker, historyRunOptions(runId, settings)),
+
   'quick-answer': (runId, { tokenMs }, world) => {
     start(world, world.worker, {
       runId,
@@ -249,6 +265,8 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
       });
     });
   },
+
+  'worker-crashes': workerCrashes,
 
   'cancel-during-wait': (runId, { tokenMs }, world) => {
     start(world, world.worker, {

@@ -79,7 +79,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const pathname = new URL(request.url).pathname;
     const stream = EVENTS_PATH.exec(pathname);
     // Run ids are URL-safe (`RunIdSchema`), so the raw segment is the id the page drops by.
-    const release = stream ? connections.add(stream[1] ?? '', connection) : () => {};
+    // A drop cuts the socket, as a proxy or a flaky network would (a clean end would read as
+    // the client going away).
+    const drop = new AbortController();
+    drop.signal.addEventListener('abort', () => outgoing.destroy());
+    const release = stream ? connections.add(stream[1] ?? '', drop) : () => {};
     outgoing.once('close', release);
     let response: Response | null;
     try {
@@ -103,6 +107,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
           root: APP_ROOT,
           appType: 'spa',
           plugins: [react()],
+          // The workspace packages' sources (their `@runlight/source` export), no build step.
+          resolve: {
+            conditions: ['@runlight/source', 'module', 'browser', 'development|production'],
+          },
           logLevel: options.viteLogLevel ?? 'info',
           clearScreen: false,
           server:

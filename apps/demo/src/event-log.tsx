@@ -20,6 +20,8 @@ function summarise(entry: WireEntry): string {
         return `${String(event.change)} → ${String(event.status)}${event.owner ? ` (${String(event.owner)})` : ''}`;
       case 'assistant-checkpoint':
         return 'assistant message checkpointed';
+      case 'assistant-append':
+        return `assistant +${Array.isArray(event.chunks) ? event.chunks.length : 0} chunk(s)`;
       default:
         return entry.data.slice(0, 120);
     }

@@ -18,7 +18,7 @@ export interface RunPanelProps {
 }
 
 /** Everything about one run, all from the merged client state, plus the demo's actions. */
-export function RunPanel({ runId, client, wireLog, generation, onFreshClient }: RunPanelProps) {
+export function RunPanel({ runId, wireLog, generation, onFreshClient }: RunPanelProps) {
   const [actionError, setActionError] = useState<string | null>(null);
   const act = (action: () => Promise<unknown>) => () => {
     setActionError(null);
@@ -53,16 +53,14 @@ export function RunPanel({ runId, client, wireLog, generation, onFreshClient }: 
         </button>
         {actionError && <span className="error">{actionError}</span>}
       </div>
-      <div className="columns">
-        <section className="card">
-          <h2>Assistant message</h2>
-          <AssistantMessage runId={runId} />
-        </section>
-        <section className="card">
-          <h2>Operation timeline</h2>
-          <OperationTimeline store={client.run(runId)} wireLog={wireLog} />
-        </section>
-      </div>
+      <section className="card">
+        <h2>Assistant message</h2>
+        <AssistantMessage runId={runId} />
+      </section>
+      <section className="card">
+        <h2>Operation timeline</h2>
+        <OperationTimeline runId={runId} />
+      </section>
       <div className="columns">
         <section className="card">
           <h2>Raw event log</h2>

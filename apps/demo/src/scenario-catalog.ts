@@ -4,6 +4,12 @@
  */
 export const SCENARIOS = [
   {
+    id: 'history-retry',
+    label: 'Where did the time go',
+    description:
+      'Three steps with tools, compaction before each, a first request that fails and is retried.',
+  },
+  {
     id: 'quick-answer',
     label: 'Quick answer',
     description: 'One model request that streams a short answer.',
@@ -43,6 +49,12 @@ export const SCENARIOS = [
     label: 'Lease stolen',
     description:
       'worker-a is cut off from the store past its lease; worker-b acquires and finishes.',
+  },
+  {
+    id: 'worker-crashes',
+    label: 'Worker crashes',
+    description:
+      'worker-a dies mid-answer; the page shows it stalled once its lease expires; worker-b’s recovery loop finishes the answer.',
   },
   {
     id: 'cancel-during-wait',

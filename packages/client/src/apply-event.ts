@@ -6,6 +6,7 @@ import {
   type RunEvent,
 } from '@runlight/protocol';
 import type { LiveOverlay, RunState } from './run-state';
+import { applyChunks } from './select-message';
 
 /**
  * Merges one validated event into the state (SPEC.md rules 2 and 3). Pure: it never mutates
@@ -24,8 +25,24 @@ export function applyEvent(state: RunState, event: RunEvent): RunState {
 /** Rule 2: duplicate ≤ revision, apply = revision + 1, hold and flag a gap beyond. */
 function applyDurable(state: RunState, event: DurableRunEvent): RunState {
   if (event.revision <= state.revision) return state;
-  if (state.run === null || event.revision > state.revision + 1) return hold(state, event);
+  if (state.run === null || event.revision > state.revision + 1 || !fits(state, event)) {
+    return hold(state, event);
+  }
   return drainPending(reduceDurable(state, event));
+}
+
+/**
+ * Rule 2.6: an append extends exactly the assistant write at its `baseRevision`. One that does
+ * not fit the held message (never from a consistent server) is held like a gap: the snapshot
+ * reload replaces the message.
+ */
+function fits(state: RunState, event: DurableRunEvent): boolean {
+  if (event.type !== 'assistant-append') return true;
+  const held = state.assistant;
+  return (
+    event.baseRevision === (held?.revision ?? 0) &&
+    (held === null || held.message.id === event.messageId)
+  );
 }
 
 /** Rule 3: a delta extends the overlay only on its base checkpoint and as the next `seq`. */
@@ -100,6 +117,27 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
         event.checkpoint,
         null,
       );
+    case 'assistant-append': {
+      const held = state.assistant;
+      const base = held?.message ?? { id: event.messageId, role: 'assistant' as const, parts: [] };
+      return nextState(
+        state,
+        runWith(
+          run,
+          event,
+          revision,
+          event.at,
+          run.lastOperation,
+          run.status,
+          run.owner,
+          run.fencingToken,
+          run.failure,
+        ),
+        { message: applyChunks(base, event.chunks), revision },
+        // The append holds every delta before it: the overlay on the older base is spent.
+        null,
+      );
+    }
     case 'run-status': {
       const next = runWith(
         run,
@@ -185,6 +223,7 @@ export function drainPending(state: RunState): RunState {
   let next = state;
   while (next.pending.length > 0 && next.pending[0]!.revision <= next.revision + 1) {
     const [first, ...rest] = next.pending;
+    if (first!.revision === next.revision + 1 && !fits(next, first!)) break;
     const without = { ...next, pending: rest };
     next = first!.revision === next.revision + 1 ? reduceDurable(without, first!) : without;
   }

@@ -1,4 +1,5 @@
 import { fetchRunSnapshot, type LoadedSnapshot, type SnapshotLoad } from './fetch-snapshot';
+import { RunHistory } from './run-history';
 import { type ReconnectOptions, RunStore, type RunStoreContext } from './run-store';
 
 export interface RunlightClientOptions {
@@ -31,6 +32,11 @@ export interface RunlightClientOptions {
 export interface RunlightClient {
   /** The store of `runId`; one per id, cached for the client's lifetime. */
   run(runId: string): RunStore;
+  /**
+   * The operation history of `runId` (one per id), merged with its store's live events. It
+   * reads nothing until something subscribes to it.
+   */
+  history(runId: string): RunHistory;
   /** `GET {baseUrl}/runs/:id`, validated, with the clock-offset estimate of its round trip. */
   fetchSnapshot(runId: string, options?: { signal?: AbortSignal }): Promise<LoadedSnapshot>;
   /**
@@ -75,14 +81,24 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     stallTimeoutMs: options.stallTimeoutMs ?? 45_000,
   };
   const stores = new Map<string, RunStore>();
+  const histories = new Map<string, RunHistory>();
+  const run = (runId: string): RunStore => {
+    let store = stores.get(runId);
+    if (store === undefined) {
+      store = new RunStore(runId, context);
+      stores.set(runId, store);
+    }
+    return store;
+  };
   return {
-    run(runId) {
-      let store = stores.get(runId);
-      if (store === undefined) {
-        store = new RunStore(runId, context);
-        stores.set(runId, store);
+    run,
+    history(runId) {
+      let history = histories.get(runId);
+      if (history === undefined) {
+        history = new RunHistory(run(runId), { baseUrl, fetch });
+        histories.set(runId, history);
       }
-      return store;
+      return history;
     },
     fetchSnapshot,
     setSnapshotLoader(loader) {

@@ -11,11 +11,23 @@ export { RunlightClientError } from './errors/runlight-client-error';
 export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
 export type { MergeSnapshotOptions } from './merge-snapshot';
 export { mergeSnapshot } from './merge-snapshot';
+export type { RunHistoryContext } from './run-history';
+export { RunHistory } from './run-history';
+export type { CoveredRevisions, RunHistoryState } from './run-history-state';
+export {
+  completeThrough,
+  initialHistoryState,
+  mergeHistoryPage,
+  mergeLiveEvent,
+  nextHistoryAfter,
+} from './run-history-state';
 export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
 export { initialRunState } from './run-state';
 export type { ReconnectOptions } from './run-store';
 export { RunStore } from './run-store';
 export type { Activity, ActivityKind } from './select-activity';
-export { selectActivity } from './select-activity';
+export { selectActivity, selectLeaseExpiry } from './select-activity';
 export { selectElapsedMs } from './select-elapsed-ms';
 export { selectMessage } from './select-message';
+export type { LeaseExpirySource } from './watch-lease-expiry';
+export { watchLeaseExpiry } from './watch-lease-expiry';

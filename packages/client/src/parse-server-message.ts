@@ -8,7 +8,13 @@ export type ServerMessage =
   | { kind: 'reset'; reason: string }
   | { kind: 'invalid'; error: RunlightClientError };
 
-const EVENT_TYPES = new Set(['run-operation', 'assistant-checkpoint', 'run-status', 'run-delta']);
+const EVENT_TYPES = new Set([
+  'run-operation',
+  'assistant-checkpoint',
+  'assistant-append',
+  'run-status',
+  'run-delta',
+]);
 
 /**
  * Validates one SSE message at the trust boundary (SPEC.md rule 4): JSON, known event type,

@@ -1,4 +1,4 @@
-import { isDurableEvent, isTerminalStatus } from '@runlight/protocol';
+import { type DurableRunEvent, isDurableEvent, isTerminalStatus } from '@runlight/protocol';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { applyEvent } from './apply-event';
 import { cursorOf } from './cursor';
@@ -52,6 +52,7 @@ export class RunStore {
   readonly #context: RunStoreContext;
   #state: RunState;
   readonly #listeners = new Set<() => void>();
+  readonly #durableListeners = new Set<(event: DurableRunEvent) => void>();
   #notifyScheduled = false;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #session: AbortController | null = null;
@@ -85,6 +86,19 @@ export class RunStore {
       }, 0);
     };
   };
+
+  /**
+   * Calls `listener` with every valid durable event of this run the live connection receives,
+   * in arrival order, as it is merged (duplicates included). It does not open the connection.
+   * The run history (`RunHistory`) builds on it: the store notifies once per burst, so its
+   * states alone would not show every operation.
+   */
+  observeDurableEvents(listener: (event: DurableRunEvent) => void): () => void {
+    this.#durableListeners.add(listener);
+    return () => {
+      this.#durableListeners.delete(listener);
+    };
+  }
 
   /** Opens the live connection (idempotent): snapshot first, then events from its cursor. */
   connect(): void {
@@ -324,6 +338,7 @@ export class RunStore {
           continue;
         }
         this.#connectionRevision = event.revision;
+        for (const listener of this.#durableListeners) listener(event);
       }
       state = applyEvent(state, event);
     }

@@ -19,6 +19,11 @@ import { selectElapsedMs } from './select-elapsed-ms';
  *   `approval-requested` (since the last operation's `endedAt`);
  * - `working` — running, no operation in flight: prompt projection, tool execution (since the
  *   last operation's `endedAt`, when there was one);
+ * - `stalled` — running, but the owner's lease (`leaseExpiresAt`) has expired on the server
+ *   clock as the client estimates it: the worker stopped responding and nobody writes; since
+ *   the lease expiry, with the operation that was in flight and the activity it interrupted.
+ *   It ends with the next owner's first event (an acquisition carries a later lease). A run
+ *   awaiting approval holds no lease and is never stalled;
  * - `completed`, `failed` (with `failure`), `cancelled`.
  */
 export type ActivityKind =
@@ -29,6 +34,7 @@ export type ActivityKind =
   | 'streaming'
   | 'awaiting-approval'
   | 'working'
+  | 'stalled'
   | 'completed'
   | 'failed'
   | 'cancelled';
@@ -41,6 +47,8 @@ export interface Activity {
   readonly operation?: RunOperation;
   /** On `failed`: who owned the failure (never provider text). */
   readonly failure?: RunFailure;
+  /** On `stalled`: what the run was doing when its owner went silent (never `stalled`). */
+  readonly interrupted?: Activity;
   /** Only when `now` was passed: elapsed ms since `since` on the estimated server clock. */
   readonly elapsedMs?: number;
 }
@@ -50,7 +58,7 @@ const LOADING: Activity = Object.freeze({ kind: 'loading' });
 /** Results per run record: a text delta changes neither, so activity keeps its reference. */
 const cache = new WeakMap<
   AgentRun,
-  { assistant: AssistantCheckpoint | null; activity: Activity }
+  { assistant: AssistantCheckpoint | null; activity: Activity; stalled?: Activity }
 >();
 
 /**
@@ -58,18 +66,28 @@ const cache = new WeakMap<
  * unchanged, so a component showing activity does not re-render on text deltas. Pass `now` to
  * get `elapsedMs` as well (then a new object whenever the elapsed time changes).
  *
+ * Whether the run is `stalled` depends on the time: `now` (default `Date.now()`) corrected by
+ * `state.clockOffsetMs`. A binding re-reads the activity when `selectLeaseExpiry` is reached
+ * (`watchLeaseExpiry`), since nothing arrives at that moment.
+ *
  * @example
  * const { kind, since } = selectActivity(store.getState()); // e.g. 'waiting-for-model', startedAt
  */
 export function selectActivity(state: RunState, now?: number): Activity {
   const { run } = state;
   if (run === null) return LOADING;
-  let entry = cache.get(run);
-  if (entry === undefined || entry.assistant !== state.assistant) {
-    entry = { assistant: state.assistant, activity: deriveActivity(run, state.assistant) };
-    cache.set(run, entry);
+  const entry = entryOf(run, state.assistant);
+  let activity = entry.activity;
+  const expiry = stallAt(run, activity);
+  if (expiry !== null && (now ?? Date.now()) + (state.clockOffsetMs ?? 0) >= expiry) {
+    entry.stalled ??= {
+      kind: 'stalled',
+      since: run.leaseExpiresAt!,
+      ...(activity.operation === undefined ? {} : { operation: activity.operation }),
+      interrupted: activity,
+    };
+    activity = entry.stalled;
   }
-  const activity = entry.activity;
   if (now === undefined || activity.since === undefined) return activity;
   const elapsedMs = selectElapsedMs(activity.since, state, now);
   const timed = elapsedCache.get(activity);
@@ -81,6 +99,43 @@ export function selectActivity(state: RunState, now?: number): Activity {
 
 /** The last timed copy per activity, so equal elapsed times return the same object. */
 const elapsedCache = new WeakMap<Activity, Activity>();
+
+function entryOf(run: AgentRun, assistant: AssistantCheckpoint | null) {
+  let entry = cache.get(run);
+  if (entry === undefined || entry.assistant !== assistant) {
+    entry = { assistant, activity: deriveActivity(run, assistant) };
+    cache.set(run, entry);
+  }
+  return entry;
+}
+
+/**
+ * When the activity of `run` turns `stalled`, on the server clock (ms), or null when it never
+ * does from here: not running, no lease (queued, paused for approvals, ended), or awaiting
+ * approval (a legacy paused record may still carry its old lease).
+ */
+function stallAt(run: AgentRun, activity: Activity): number | null {
+  if (run.status !== 'running' || run.leaseExpiresAt === null) return null;
+  if (activity.kind === 'awaiting-approval') return null;
+  const expiry = Date.parse(run.leaseExpiresAt);
+  return Number.isNaN(expiry) ? null : expiry;
+}
+
+/**
+ * The client-clock time (ms since the epoch) at which the run's activity turns `stalled` if no
+ * new event arrives — the lease expiry minus the clock offset — or null when it cannot (no
+ * lease, not running, awaiting approval). A past time means it is stalled already.
+ *
+ * @example
+ * const at = selectLeaseExpiry(store.getState());
+ * if (at !== null) setTimeout(rerender, Math.max(0, at - Date.now()));
+ */
+export function selectLeaseExpiry(state: RunState): number | null {
+  const { run } = state;
+  if (run === null) return null;
+  const expiry = stallAt(run, entryOf(run, state.assistant).activity);
+  return expiry === null ? null : expiry - (state.clockOffsetMs ?? 0);
+}
 
 function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): Activity {
   const operation = run.lastOperation ?? undefined;

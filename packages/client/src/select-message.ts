@@ -1,4 +1,5 @@
 import type { UIMessage, UIMessageChunk } from '@runlight/protocol';
+import { applyStructuralChunk } from './apply-structural-chunk';
 import { parsePartialJson } from './parse-partial-json';
 import type { RunState } from './run-state';
 
@@ -27,9 +28,11 @@ const cache = new WeakMap<readonly UIMessageChunk[], Work>();
  * same object, and a new delta costs O(parts), never a copy of the text. Parts already
  * returned are never mutated — a changed part is a new object.
  *
- * Applied live: text and reasoning start/delta/end, tool-input start/delta (partial input
- * parsed from the raw text), step starts and the message id of `start`. Other chunks are
- * structural and always followed by a checkpoint, which replaces the overlay.
+ * Every chunk is applied as the AI SDK's `readUIMessageStream` applies it: text and reasoning
+ * start/delta/end, tool-input start/delta (partial input parsed from the raw text), step starts,
+ * the message id of `start`, and the structural chunks (tool calls and results, approvals,
+ * files, sources, data parts, metadata) — the same application `applyChunks` uses for
+ * durable appends.
  *
  * @example
  * const message = selectMessage(store.getState()); // UIMessage | null
@@ -56,8 +59,11 @@ export function selectMessage(state: RunState): UIMessage | null {
 }
 
 function startWork(state: RunState, baseRevision: number): Work {
-  const checkpoint = state.assistant?.message;
-  const empty: UIMessage = { id: `${state.runId}:assistant`, role: 'assistant', parts: [] };
+  return workOn(state.assistant?.message, `${state.runId}:assistant`, baseRevision);
+}
+
+function workOn(checkpoint: UIMessage | undefined, emptyId: string, baseRevision: number): Work {
+  const empty: UIMessage = { id: emptyId, role: 'assistant', parts: [] };
   return {
     baseRevision,
     fromCheckpoint: checkpoint !== undefined,
@@ -69,6 +75,22 @@ function startWork(state: RunState, baseRevision: number): Work {
     count: 0,
     message: checkpoint ?? empty,
   };
+}
+
+/**
+ * `message` with `chunks` applied in order (an `assistant-append`), as a new message; parts it
+ * does not change are shared, none is mutated. The one chunk application of the client, shared
+ * with the live overlay, so an append and the deltas it holds show the same message.
+ *
+ * @example
+ * applyChunks(message, [{ type: 'text-delta', id: 't', delta: ' more' }]);
+ */
+export function applyChunks(message: UIMessage, chunks: readonly UIMessageChunk[]): UIMessage {
+  const work = workOn(message, message.id, 0);
+  for (const chunk of chunks) applyChunk(work, chunk);
+  const next: UIMessage = { id: work.id, role: 'assistant', parts: work.parts };
+  if (work.metadata !== undefined) next.metadata = work.metadata;
+  return next;
 }
 
 /** The last part of `type` still streaming: where a part begun before the checkpoint continues. */
@@ -132,6 +154,7 @@ function applyChunk(work: Work, chunk: UIMessageChunk): void {
   switch (chunk.type) {
     case 'start':
       if (chunk.messageId && !work.fromCheckpoint) work.id = chunk.messageId;
+      applyStructuralChunk(work, chunk);
       return;
     case 'start-step':
       parts.push({ type: 'step-start' });
@@ -183,8 +206,13 @@ function applyChunk(work: Work, chunk: UIMessageChunk): void {
       parts[index] = { ...part, rawInput, input } as Part;
       return;
     }
+    case 'reset-step':
+      work.textById.clear();
+      work.reasoningById.clear();
+      applyStructuralChunk(work, chunk);
+      return;
     default:
-      // Structural and decorative chunks: the checkpoint that follows carries them.
+      applyStructuralChunk(work, chunk);
       return;
   }
 }

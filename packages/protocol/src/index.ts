@@ -17,6 +17,7 @@ export {
 export type { AssistantCheckpoint } from './assistant-checkpoint';
 export { AssistantCheckpointSchema } from './assistant-checkpoint';
 export type {
+  AssistantAppendEvent,
   AssistantCheckpointEvent,
   DurableRunEvent,
   RunDeltaEvent,
@@ -27,8 +28,10 @@ export type {
   RunStatusEvent,
 } from './run-event';
 export {
+  AssistantAppendEventSchema,
   AssistantCheckpointEventSchema,
   DurableRunEventSchema,
+  isAssistantEvent,
   isDurableEvent,
   RUN_STATUS_CHANGES,
   RunDeltaEventSchema,
@@ -56,6 +59,8 @@ export {
   RunOperationSchema,
   TERMINAL_OPERATION_PHASES,
 } from './run-operation';
+export type { RunOperationsPage } from './run-operations-page';
+export { RunOperationsPageSchema } from './run-operations-page';
 export type { RunSnapshot } from './run-snapshot';
 export { RunSnapshotSchema } from './run-snapshot';
 export type { Timestamp } from './timestamp';
@@ -66,17 +71,21 @@ export type { ProtocolIssue, SafeParseResult } from './validation';
 export {
   ProtocolValidationError,
   parseAgentRun,
+  parseAssistantAppendEvent,
   parseAssistantCheckpoint,
   parseDurableRunEvent,
   parseRunEvent,
   parseRunOperation,
+  parseRunOperationsPage,
   parseRunReset,
   parseRunSnapshot,
   safeParseAgentRun,
+  safeParseAssistantAppendEvent,
   safeParseAssistantCheckpoint,
   safeParseDurableRunEvent,
   safeParseRunEvent,
   safeParseRunOperation,
+  safeParseRunOperationsPage,
   safeParseRunReset,
   safeParseRunSnapshot,
 } from './validation';

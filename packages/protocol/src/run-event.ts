@@ -39,10 +39,31 @@ export const AssistantCheckpointEventSchema = z
     message: 'must equal the event revision',
   });
 
+/**
+ * Chunks appended to the assistant message: the UI message chunks of one checkpoint batch
+ * (consecutive deltas of one part coalesced), applied in order onto the message as it stood
+ * after the previous assistant write at `baseRevision` (0: none — an empty message with
+ * `messageId`). Appends store each piece of the answer about once; an `assistant-checkpoint`
+ * (the whole message) consolidates them now and then.
+ */
+export const AssistantAppendEventSchema = z
+  .strictObject({
+    type: z.literal('assistant-append'),
+    ...durable,
+    messageId: z.string().min(1, 'must be a non-empty message id'),
+    baseRevision: z.number().int('must be an integer').min(0, 'must be zero or more'),
+    chunks: z.array(UIMessageChunkSchema).min(1, 'must hold at least one chunk'),
+  })
+  .refine((event) => event.baseRevision < event.revision, {
+    path: ['baseRevision'],
+    message: 'must be lower than the event revision',
+  });
+
 export const RUN_STATUS_CHANGES = [
   'created',
   'acquired',
   'lease-renewed',
+  'lease-released',
   'completed',
   'failed',
   'cancelled',
@@ -51,7 +72,9 @@ export type RunStatusChange = (typeof RUN_STATUS_CHANGES)[number];
 
 /**
  * The run was created, acquired (a lease, a new fencing token), had its lease renewed by an
- * idle owner (`lease-renewed`: nothing else changed) or ended.
+ * idle owner (`lease-renewed`: nothing else changed), had its lease released by an owner that
+ * paused it for tool approvals (`lease-released`: `leaseExpiresAt` null, nobody's silence to
+ * detect) or ended.
  */
 export const RunStatusEventSchema = z.strictObject({
   type: z.literal('run-status'),
@@ -65,8 +88,8 @@ export const RunStatusEventSchema = z.strictObject({
 
 /**
  * A live stream delta, published individually and not stored durably. It builds on the
- * assistant checkpoint written at `baseRevision` (0: no checkpoint yet) and `seq` counts the
- * deltas since that checkpoint, from 1.
+ * assistant write (an `assistant-checkpoint` or `assistant-append`) at `baseRevision` (0: none
+ * yet) and `seq` counts the deltas since that write, from 1.
  */
 export const RunDeltaEventSchema = z.strictObject({
   type: z.literal('run-delta'),
@@ -90,18 +113,21 @@ export const RunResetSchema = z.strictObject({
 export const DurableRunEventSchema = z.discriminatedUnion('type', [
   RunOperationEventSchema,
   AssistantCheckpointEventSchema,
+  AssistantAppendEventSchema,
   RunStatusEventSchema,
 ]);
 
 export const RunEventSchema = z.discriminatedUnion('type', [
   RunOperationEventSchema,
   AssistantCheckpointEventSchema,
+  AssistantAppendEventSchema,
   RunStatusEventSchema,
   RunDeltaEventSchema,
 ]);
 
 export type RunOperationEvent = z.infer<typeof RunOperationEventSchema>;
 export type AssistantCheckpointEvent = z.infer<typeof AssistantCheckpointEventSchema>;
+export type AssistantAppendEvent = z.infer<typeof AssistantAppendEventSchema>;
 export type RunStatusEvent = z.infer<typeof RunStatusEventSchema>;
 export type RunDeltaEvent = z.infer<typeof RunDeltaEventSchema>;
 export type DurableRunEvent = z.infer<typeof DurableRunEventSchema>;
@@ -110,4 +136,11 @@ export type RunReset = z.infer<typeof RunResetSchema>;
 
 export function isDurableEvent(event: RunEvent): event is DurableRunEvent {
   return event.type !== 'run-delta';
+}
+
+/** An assistant write: the event live deltas name as their `baseRevision`. */
+export function isAssistantEvent(
+  event: RunEvent,
+): event is AssistantCheckpointEvent | AssistantAppendEvent {
+  return event.type === 'assistant-checkpoint' || event.type === 'assistant-append';
 }

@@ -1,8 +1,14 @@
 import type { z } from 'zod';
 import { AgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
-import { DurableRunEventSchema, RunEventSchema, RunResetSchema } from './run-event';
+import {
+  AssistantAppendEventSchema,
+  DurableRunEventSchema,
+  RunEventSchema,
+  RunResetSchema,
+} from './run-event';
 import { RunOperationSchema } from './run-operation';
+import { RunOperationsPageSchema } from './run-operations-page';
 import { RunSnapshotSchema } from './run-snapshot';
 
 const MARKER = Symbol.for('runlight.error.ProtocolValidationError');
@@ -78,3 +84,11 @@ export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
 );
 export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
 export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);
+export const [parseAssistantAppendEvent, safeParseAssistantAppendEvent] = parsers(
+  'AssistantAppendEvent',
+  AssistantAppendEventSchema,
+);
+export const [parseRunOperationsPage, safeParseRunOperationsPage] = parsers(
+  'RunOperationsPage',
+  RunOperationsPageSchema,
+);

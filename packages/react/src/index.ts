@@ -1,3 +1,12 @@
+'use client';
+
+export type {
+  RunTimelineModel,
+  TimelineGap,
+  TimelineRow,
+  TimelineSpan,
+} from './build-run-timeline';
+export { buildRunTimeline } from './build-run-timeline';
 export { RunlightProviderMissingError } from './errors/runlight-provider-missing-error';
 export { formatElapsed } from './format-elapsed';
 export type { OperationIndicatorProps } from './operation-indicator';
@@ -15,6 +24,8 @@ export {
   describeActivity,
   resolveRunStatusLabels,
 } from './run-status-labels';
+export type { RunTimelineProps, RunTimelineRender } from './run-timeline';
+export { describeSpanResult, RunTimeline } from './run-timeline';
 export type { RunlightContextValue } from './runlight-context';
 export { useRunlight } from './runlight-context';
 export { runlightCss } from './runlight-css';
@@ -31,6 +42,7 @@ export { useRun } from './use-run';
 export { activityEquals, useRunActivity } from './use-run-activity';
 export type { RunConnection } from './use-run-connection';
 export { useRunConnection } from './use-run-connection';
+export { useRunHistory } from './use-run-history';
 export { useRunOperation } from './use-run-operation';
 export type { RunStatusInfo } from './use-run-status';
 export { useRunStatus } from './use-run-status';

@@ -1,10 +1,11 @@
-import type { HTMLAttributes } from 'react';
+import type { ComponentPropsWithRef } from 'react';
 import type { RunStatusLabelsInput } from './run-status-labels';
 import { runlightCss } from './runlight-css';
 import { useRunStatus } from './use-run-status';
 
+/** The `<span>`'s own props, `ref` included (a prop in React 19). */
 export interface OperationIndicatorProps
-  extends Omit<HTMLAttributes<HTMLSpanElement>, 'children' | 'role'> {
+  extends Omit<ComponentPropsWithRef<'span'>, 'children' | 'role'> {
   runId: string;
   labels?: RunStatusLabelsInput;
   /** Leave out the default styles; style `[data-runlight='indicator']` yourself. */

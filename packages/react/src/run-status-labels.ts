@@ -26,6 +26,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     streaming: 'Writing the answer',
     'awaiting-approval': 'Waiting for your approval',
     working: 'Working',
+    stalled: 'The worker stopped responding — recovering',
     completed: 'Completed',
     failed: 'Failed',
     cancelled: 'Cancelled',

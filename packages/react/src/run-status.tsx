@@ -1,5 +1,5 @@
 import type { Activity } from '@runlight/client';
-import { type HTMLAttributes, type ReactNode, useMemo } from 'react';
+import { type ComponentPropsWithRef, type ReactNode, useMemo } from 'react';
 import { renderAsChild } from './as-child';
 import { formatElapsed } from './format-elapsed';
 import { RunlightStyle } from './operation-indicator';
@@ -13,7 +13,11 @@ export type RunStatusRender = (
   status: RunStatusInfo,
 ) => ReactNode;
 
-export interface RunStatusProps extends Omit<HTMLAttributes<HTMLElement>, 'children' | 'role'> {
+/**
+ * The live region's own props (`ref` included: a prop in React 19) go to its `<div>`, or with
+ * `asChild` to the child element.
+ */
+export interface RunStatusProps extends Omit<ComponentPropsWithRef<'div'>, 'children' | 'role'> {
   runId: string;
   /** Texts to replace (i18n); merged over `defaultRunStatusLabels`. */
   labels?: RunStatusLabelsInput;

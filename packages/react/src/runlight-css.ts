@@ -9,7 +9,20 @@ export const runlightCss = `[data-runlight='status']{display:inline-flex;align-i
 [data-runlight='indicator'][data-busy]{width:.8em;height:.8em;background:transparent;border:2px solid currentColor;border-right-color:transparent;animation:runlight-spin .8s linear infinite}
 [data-runlight='indicator'][data-activity='completed']{color:#15803d}
 [data-runlight='indicator'][data-activity='failed']{color:#b91c1c}
-[data-runlight='indicator'][data-activity='awaiting-approval']{color:#b45309}
+[data-runlight='indicator'][data-activity='awaiting-approval'],[data-runlight='indicator'][data-activity='stalled']{color:#b45309}
 [data-runlight='indicator'][data-activity='queued'],[data-runlight='indicator'][data-activity='cancelled']{color:#6b7280}
 @keyframes runlight-spin{to{transform:rotate(1turn)}}
-@media (prefers-reduced-motion:reduce){[data-runlight='indicator'][data-busy]{animation:none;border-right-color:currentColor;opacity:.6}}`;
+@media (prefers-reduced-motion:reduce){[data-runlight='indicator'][data-busy]{animation:none;border-right-color:currentColor;opacity:.6}}
+[data-runlight='timeline'] table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:.85em}
+[data-runlight='timeline'] caption{text-align:start;font-weight:600;padding-bottom:.4em}
+[data-runlight='timeline'] th,[data-runlight='timeline'] td{padding:.2em .5em;text-align:start;white-space:nowrap}
+[data-runlight='timeline'] tbody tr{border-top:1px solid rgba(127,127,127,.25)}
+[data-runlight='timeline'] [data-runlight-part='bar']{position:relative;width:40%;min-width:8em;height:1.1em}
+[data-runlight='timeline'] [data-runlight-part='bar']>span{position:absolute;top:.2em;bottom:.2em;left:calc(100% * var(--rl-start) / var(--rl-total));width:max(2px,calc(100% * var(--rl-length) / var(--rl-total)));border-radius:2px}
+[data-runlight-part='wait']{background:repeating-linear-gradient(45deg,#f59e0b 0 3px,#fcd34d 3px 6px)}
+[data-runlight-part='stream']{background:#2563eb}
+[data-runlight-part='compaction']{background:repeating-linear-gradient(90deg,#7c3aed 0 4px,#c4b5fd 4px 6px)}
+[data-runlight-part='gap']{background:none;border:1px dashed #9ca3af}
+[data-runlight='timeline'] tr[data-phase='failed'] [data-runlight-part='bar']>span{outline:2px solid #dc2626}
+[data-runlight='timeline'] tr[data-in-flight] [data-runlight-part='bar']>span:last-child{animation:runlight-pulse 1s ease-in-out infinite alternate}
+@keyframes runlight-pulse{from{opacity:1}to{opacity:.55}}`;

@@ -11,6 +11,9 @@ export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
 export { BadCursorError } from './http/bad-cursor-error';
+export { isClientGone } from './http/client-gone';
+export type { RunCorsOptions, RunCorsPolicy } from './http/cors';
+export { createCorsPolicy } from './http/cors';
 export type {
   RunHandlers,
   RunHandlersOptions,
@@ -23,8 +26,20 @@ export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
 export type { RunCursor } from './http/run-cursor';
 export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';
+export {
+  DEFAULT_HISTORY_PAGE_SIZE,
+  MAX_HISTORY_PAGE_SIZE,
+} from './http/run-history';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
+export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
+export { createRunRecovery } from './recovery/create-run-recovery';
+export type {
+  RecoveryOutcome,
+  ResolveRun,
+  ResolveRunContext,
+  TakeOverOptions,
+} from './recovery/take-over-run';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
 export { createAgentRuntime } from './runner/agent-runtime';
 export { DEFAULT_CHECKPOINT_EVERY_EVENTS, isStructuralChunk } from './runner/checkpoint-boundary';
@@ -41,21 +56,38 @@ export type {
   StartRunOptions,
   ToolApprovalAnswer,
 } from './runner/run-options';
-export type { AgentRuntimeStore, AgentRuntimeStoreOptions } from './store/agent-runtime-store';
+export type {
+  AgentRuntimeStore,
+  AgentRuntimeStoreOptions,
+  ExpiredRun,
+} from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { AgentRuntimeDriver } from './store/driver';
 export { createMemoryDriver } from './store/memory-driver';
 export type { OwnedRunOptions } from './store/owned-run';
 export { OwnedRun } from './store/owned-run';
-export type { OwnerGuard, TerminalCommit, TerminalResult } from './store/reducer';
+export type {
+  AssistantAppend,
+  OwnerGuard,
+  TerminalCommit,
+  TerminalResult,
+} from './store/reducer';
 export {
   reduceAcquireRun,
+  reduceAppendAssistant,
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
+  reduceReleaseLease,
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
 } from './store/reducer';
 export { RunMutationQueue } from './store/run-mutation-queue';
-export type { Lease, Mutation, OperationCursor, StoredRun } from './store/stored-run';
+export type {
+  AssistantPointer,
+  Lease,
+  Mutation,
+  OperationCursor,
+  StoredRun,
+} from './store/stored-run';
 export { LeaseSchema, OperationCursorSchema, StoredRunSchema } from './store/stored-run';

@@ -55,16 +55,17 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
  * The schema. Why these shapes:
  * - `runs` holds one row per run; `revision` is the compare-and-set column and `record` the run
  *   record with its lease and operation ids — but not the assistant message.
- * - `run_assistants` holds the run's assistant checkpoint (this run's message only, never the
- *   conversation) in its own row, written only by a checkpoint. Operation admissions and
- *   status changes therefore rewrite a record of a few hundred bytes however long the answer
- *   grows; `runs.assistant_revision` names the checkpoint the record belongs to.
+ * - The assistant message lives in `run_events` (its appends and consolidations, each written
+ *   once); the record holds a pointer, so every write rewrites a record of a few hundred bytes
+ *   however long the answer grows. `run_assistants` holds checkpoints written before the pointer
+ *   existed (read, never written), named by `runs.assistant_revision`.
  * - `run_events` is the per-run durable event log, keyed (run_id, revision): that key is the
  *   only index `readEvents(runId, afterRevision)` needs.
  * - `run_live_deltas` carries live deltas too large for a NOTIFY payload between instances;
  *   rows are short-lived and swept by age (hence the index on `created_at`).
  * Documents are `json`, not `jsonb`: they are never queried inside, `json` stores the text as
  *   sent (cheaper to write) and accepts every string JSON can encode (`\u0000` included).
+ * - `runs.lease_expires_at` (see `leaseColumn`) mirrors the record's lease for the recovery query.
  * No foreign keys: every write of a run goes through one statement that touches its row first,
  *   and a foreign key check would cost a lookup per event on the hot path.
  */
@@ -98,6 +99,26 @@ function statements(tables: RunlightTables): string[] {
     )`,
     `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('run_live_deltas_created_at')}
       ON ${tables.liveDeltas} (created_at)`,
+    ...leaseColumn(tables),
+  ];
+}
+
+/**
+ * `runs.lease_expires_at`: the current lease's expiry (null when nobody leases the run: queued,
+ * paused for approvals, ended), which the recovery loop's `findExpiredRuns` polls through a
+ * partial index holding only leased runs. Added to tables created before it existed and
+ * backfilled from the record's lease; the driver writes it in the same statement as the record.
+ */
+function leaseColumn(tables: RunlightTables): string[] {
+  return [
+    `ALTER TABLE ${tables.runs} ADD COLUMN IF NOT EXISTS lease_expires_at timestamptz`,
+    `UPDATE ${tables.runs}
+      SET lease_expires_at = (record -> 'lease' ->> 'expiresAt')::timestamptz
+      WHERE lease_expires_at IS NULL
+        AND status NOT IN ('completed', 'failed', 'cancelled')
+        AND record -> 'lease' ->> 'expiresAt' IS NOT NULL`,
+    `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('runs_lease_expires_at')}
+      ON ${tables.runs} (lease_expires_at) WHERE lease_expires_at IS NOT NULL`,
   ];
 }
 

@@ -343,7 +343,11 @@ class PostgresEventBusImpl implements PostgresEventBus {
       // As `RunEventHub`: a checkpoint holds every delta before it; an ended run streams no more.
       if (
         pointer.type === 'assistant-checkpoint' ||
-        (pointer.type === 'run-status' && pointer.change !== 'acquired')
+        pointer.type === 'assistant-append' ||
+        (pointer.type === 'run-status' &&
+          (pointer.change === 'completed' ||
+            pointer.change === 'failed' ||
+            pointer.change === 'cancelled'))
       ) {
         this.#hub.endRun(pointer.runId);
       }

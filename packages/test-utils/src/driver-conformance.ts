@@ -116,6 +116,96 @@ export function describeDriverConformance(
       expect(snapshot.assistant?.message).toEqual(assistantMessage('hi'));
     });
 
+    it('materialises the snapshot from the last consolidation and the appends after it', async () => {
+      const { id, guard } = await acquired();
+      const at = (revision: number) => ({ ...guard, expectedRevision: revision });
+      const messageId = 'message-1';
+      let run = await store.appendAssistant(id, guard, {
+        messageId,
+        baseRevision: 0,
+        chunks: [
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'Hel' },
+        ],
+      });
+      expect((await store.getSnapshot(id)).assistant).toEqual({
+        message: {
+          id: messageId,
+          role: 'assistant',
+          parts: [{ type: 'text', text: 'Hel', state: 'streaming' }],
+        },
+        revision: 3,
+      });
+      run = await store.recordRunOperation(id, at(run.revision), modelRequest(0));
+      run = await store.appendAssistant(id, at(run.revision), {
+        messageId,
+        baseRevision: 3,
+        chunks: [{ type: 'text-delta', id: 't', delta: 'lo' }],
+      });
+      // A consolidation cut mid-part; the appends after it continue that part.
+      const consolidated = (await store.getSnapshot(id)).assistant!.message;
+      run = await store.saveAssistantCheckpoint(id, at(run.revision), consolidated);
+      run = await store.appendAssistant(id, at(run.revision), {
+        messageId,
+        baseRevision: 6,
+        chunks: [
+          { type: 'text-delta', id: 't', delta: ' world' },
+          { type: 'text-end', id: 't' },
+        ],
+      });
+      const snapshot = await store.getSnapshot(id);
+      expect(snapshot.revision).toBe(7);
+      expect(snapshot.assistant).toEqual({
+        message: {
+          id: messageId,
+          role: 'assistant',
+          parts: [{ type: 'text', text: 'Hello world', state: 'done' }],
+        },
+        revision: 7,
+      });
+      const events = await store.readEvents(id, { afterRevision: 2 });
+      expect(events.map((event) => [event.type, event.revision])).toEqual([
+        ['assistant-append', 3],
+        ['run-operation', 4],
+        ['assistant-append', 5],
+        ['assistant-checkpoint', 6],
+        ['assistant-append', 7],
+      ]);
+      expect(events[2]).toMatchObject({ baseRevision: 3, messageId });
+    });
+
+    it('refuses an append that does not extend the last assistant write, or another message', async () => {
+      const { id, guard } = await acquired();
+      const run = await store.appendAssistant(id, guard, {
+        messageId: 'm',
+        baseRevision: 0,
+        chunks: [{ type: 'text-start', id: 't' }],
+      });
+      const next = { ...guard, expectedRevision: run.revision };
+      const before = await store.getSnapshot(id);
+      await expect(
+        store.appendAssistant(id, next, {
+          messageId: 'm',
+          baseRevision: 0,
+          chunks: [{ type: 'text-delta', id: 't', delta: 'x' }],
+        }),
+      ).rejects.toSatisfy(
+        (error: unknown) =>
+          InvalidTransitionError.isInstance(error) && error.rule === 'append-base-changed',
+      );
+      await expect(
+        store.appendAssistant(id, next, {
+          messageId: 'other',
+          baseRevision: run.revision,
+          chunks: [{ type: 'text-delta', id: 't', delta: 'x' }],
+        }),
+      ).rejects.toSatisfy(InvalidTransitionError.isInstance);
+      await expect(
+        store.appendAssistant(id, next, { messageId: 'm', baseRevision: run.revision, chunks: [] }),
+      ).rejects.toThrow(/at least one chunk/);
+      expect(await store.getSnapshot(id)).toEqual(before);
+    });
+
     it('fails a stale revision with StoreConflictError and stores nothing', async () => {
       const { id, guard } = await acquired();
       await store.recordRunOperation(id, guard, modelRequest(0));
@@ -198,6 +288,88 @@ export function describeDriverConformance(
       const rejected = results.find((result) => result.status === 'rejected');
       expect(StoreConflictError.isInstance((rejected as PromiseRejectedResult).reason)).toBe(true);
       expect((await store.readEvents(id)).length).toBe(3);
+    });
+
+    it('finds the runs whose lease expired, oldest expiry first, bounded, and no others', async () => {
+      await store.createRun({ runId: runId() }); // queued: nobody leases it
+      const first = await acquired();
+      clock.advance(10);
+      const second = await acquired();
+      clock.advance(10);
+      const third = await acquired();
+      const ended = await acquired();
+      await store.commitTerminal(ended.id, ended.guard, { status: 'completed' });
+      const paused = await acquired();
+      await store.releaseLease(paused.id, paused.guard);
+      expect(await store.findExpiredRuns()).toEqual([]);
+
+      clock.advance(1_000); // first and second expired; third expires exactly now
+      const late = await acquired(); // a live lease
+      expect(await store.findExpiredRuns()).toEqual([
+        { runId: first.id, leaseExpiresAt: first.run.leaseExpiresAt },
+        { runId: second.id, leaseExpiresAt: second.run.leaseExpiresAt },
+        { runId: third.id, leaseExpiresAt: third.run.leaseExpiresAt },
+      ]);
+      expect((await store.findExpiredRuns({ limit: 2 })).map((run) => run.runId)).toEqual([
+        first.id,
+        second.id,
+      ]);
+      // A renewed lease is no longer expired; the query follows every write of the lease.
+      await store.renewLease(third.id, third.guard);
+      expect((await store.findExpiredRuns()).map((run) => run.runId)).toEqual([
+        first.id,
+        second.id,
+      ]);
+      clock.advance(5_000);
+      expect((await store.findExpiredRuns()).map((run) => run.runId)).toEqual([
+        first.id,
+        second.id,
+        third.id,
+        late.id,
+      ]);
+    });
+
+    it('lets exactly one of two concurrent takeovers of an expired lease win, and counts it', async () => {
+      const { id } = await acquired();
+      await expect(store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
+        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
+      );
+      clock.advance(1_000);
+      const results = await Promise.allSettled([
+        store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 }),
+        store.takeOverRun(id, { owner: 'owner-c', leaseMs: 1_000 }),
+      ]);
+      const won = results.filter((result) => result.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      const lost = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+      expect(lost.reason).toSatisfy(
+        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
+      );
+      const taken = (
+        won[0] as PromiseFulfilledResult<{ run: { owner: string | null }; takeovers: number }>
+      ).value;
+      expect(taken.takeovers).toBe(1);
+      expect(await store.findExpiredRuns()).toEqual([]);
+      clock.advance(1_000);
+      const again = await store.takeOverRun(id, { owner: 'owner-d', leaseMs: 1_000 });
+      expect(again).toMatchObject({ takeovers: 2, run: { owner: 'owner-d' } });
+    });
+
+    it('releases a lease: nobody can take the run over, anyone may acquire it', async () => {
+      const { id, guard } = await acquired();
+      const released = await store.releaseLease(id, guard);
+      expect(released).toMatchObject({ leaseExpiresAt: null, owner: 'owner-a', status: 'running' });
+      expect((await store.readEvents(id)).at(-1)).toMatchObject({
+        type: 'run-status',
+        change: 'lease-released',
+        leaseExpiresAt: null,
+      });
+      await expect(store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
+        (error: unknown) =>
+          InvalidTransitionError.isInstance(error) && error.rule === 'run-not-leased',
+      );
+      const resumed = await store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 });
+      expect(resumed).toMatchObject({ owner: 'owner-b', leaseExpiresAt: clock.plus(1_000) });
     });
 
     it('refuses a stored record that does not parse, without overwriting it', async () => {

@@ -9,6 +9,8 @@ export function manualClock(start = '2026-12-02T12:00:00.000Z') {
       current += ms;
     },
     iso: () => new Date(current).toISOString(),
+    /** The ISO time `ms` after now. */
+    plus: (ms: number) => new Date(current + ms).toISOString(),
   };
 }
 

@@ -1,7 +1,10 @@
+export type { WriteCounts } from './counting-driver';
+export { countingDriver, measureLongAnswer, wordTokens } from './counting-driver';
 export type { ConformanceTarget } from './driver-conformance';
 export { describeDriverConformance } from './driver-conformance';
 export { assistantMessage, compaction, manualClock, modelRequest, T0, T1, T2 } from './fixtures';
 export {
+  appendEvent,
   approvalMessage,
   at,
   checkpoint,
@@ -18,3 +21,5 @@ export {
   textDelta,
   textMessage,
 } from './protocol-fixtures';
+export type { RecoveryTarget } from './recovery-conformance';
+export { describeRunRecovery } from './recovery-conformance';

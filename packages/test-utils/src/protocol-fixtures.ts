@@ -1,5 +1,6 @@
 import type {
   AgentRun,
+  AssistantAppendEvent,
   AssistantCheckpoint,
   AssistantCheckpointEvent,
   RunDeltaEvent,
@@ -167,6 +168,29 @@ export function checkpointEvent(revision: number, message: UIMessage): Assistant
     revision,
     at: at(revision),
     checkpoint: { revision, message },
+  };
+}
+
+/**
+ * A durable `assistant-append` event at `revision` extending the assistant write at
+ * `baseRevision` with text `delta` (or the given chunks) of message `msg-1`.
+ *
+ * @example
+ * appendEvent(6, 4, 'lo');
+ */
+export function appendEvent(
+  revision: number,
+  baseRevision: number,
+  delta: string | AssistantAppendEvent['chunks'],
+): AssistantAppendEvent {
+  return {
+    type: 'assistant-append',
+    runId: RUN_ID,
+    revision,
+    at: at(revision),
+    messageId: 'msg-1',
+    baseRevision,
+    chunks: typeof delta === 'string' ? [{ type: 'text-delta', id: 't', delta }] : delta,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RunEvent, RunSnapshot } from '@runlight/protocol';
 import {
+  appendEvent,
   checkpoint,
   checkpointEvent,
   modelRequestOperation,
@@ -56,6 +57,10 @@ const inputs: Record<string, Input> = {
   'durable duplicate (5)': { event: operationEvent(5, modelRequestOperation('first-output')) },
   'durable next (6)': { event: checkpointEvent(6, textMessage('Hello')) },
   'durable gap (8)': { event: operationEvent(8, modelRequestOperation('completed')) },
+  'append next (6 on 4)': { event: appendEvent(6, 4, 'lo') },
+  'append duplicate (5 on 4)': { event: appendEvent(5, 4, 'lo') },
+  'append wrong base (6 on 3)': { event: appendEvent(6, 3, 'lo') },
+  'append gap (8 on 6)': { event: appendEvent(8, 6, 'lo') },
   'delta next (4:3)': { event: textDelta(4, 3, '!') },
   'delta duplicate (4:2)': { event: textDelta(4, 2, 'o') },
   'delta seq gap (4:4)': { event: textDelta(4, 4, '?') },
@@ -82,6 +87,10 @@ const table: Record<string, Record<string, Expected>> = {
     'durable duplicate (5)': { revision: 0, phase: 'loading', pending: 1 },
     'durable next (6)': { revision: 0, phase: 'loading', pending: 1 },
     'durable gap (8)': { revision: 0, phase: 'loading', pending: 1 },
+    'append next (6 on 4)': { revision: 0, phase: 'loading', pending: 1 },
+    'append duplicate (5 on 4)': { revision: 0, phase: 'loading', pending: 1 },
+    'append wrong base (6 on 3)': { revision: 0, phase: 'loading', pending: 1 },
+    'append gap (8 on 6)': { revision: 0, phase: 'loading', pending: 1 },
     'delta next (4:3)': SAME,
     'delta duplicate (4:2)': SAME,
     'delta seq gap (4:4)': SAME,
@@ -95,6 +104,12 @@ const table: Record<string, Record<string, Expected>> = {
     'durable duplicate (5)': SAME,
     'durable next (6)': { revision: 6, phase: 'synced', text: 'Hello' },
     'durable gap (8)': { revision: 5, phase: 'gap', pending: 1, text: 'Hello' },
+    // The append holds the overlay's deltas: the message is "Hello", the overlay is spent.
+    'append next (6 on 4)': { revision: 6, phase: 'synced', pending: 0, text: 'Hello' },
+    'append duplicate (5 on 4)': SAME,
+    // Not the message it was cut from: held, and the snapshot reload replaces the message.
+    'append wrong base (6 on 3)': { revision: 5, phase: 'gap', pending: 1, text: 'Hello' },
+    'append gap (8 on 6)': { revision: 5, phase: 'gap', pending: 1, text: 'Hello' },
     'delta next (4:3)': { revision: 5, text: 'Hello!' },
     'delta duplicate (4:2)': SAME,
     'delta seq gap (4:4)': SAME,
@@ -109,6 +124,10 @@ const table: Record<string, Record<string, Expected>> = {
     'durable duplicate (5)': SAME,
     'durable next (6)': { revision: 6, phase: 'gap', pending: 1, text: 'Hello' },
     'durable gap (8)': SAME,
+    'append next (6 on 4)': { revision: 6, phase: 'gap', pending: 1, text: 'Hello' },
+    'append duplicate (5 on 4)': SAME,
+    'append wrong base (6 on 3)': { revision: 5, phase: 'gap', pending: 2, text: 'Hello' },
+    'append gap (8 on 6)': SAME,
     'delta next (4:3)': { revision: 5, phase: 'gap', text: 'Hello!' },
     'delta duplicate (4:2)': SAME,
     'delta seq gap (4:4)': SAME,
@@ -122,6 +141,10 @@ const table: Record<string, Record<string, Expected>> = {
     'durable duplicate (5)': SAME,
     'durable next (6)': { revision: 6, text: 'Hello' },
     'durable gap (8)': { revision: 5, phase: 'gap', pending: 1 },
+    'append next (6 on 4)': { revision: 6, text: 'Hello' },
+    'append duplicate (5 on 4)': SAME,
+    'append wrong base (6 on 3)': { revision: 5, phase: 'gap', pending: 1, text: 'Hel' },
+    'append gap (8 on 6)': { revision: 5, phase: 'gap', pending: 1 },
     // A terminal run streams no more: its last checkpoint is the answer.
     'delta next (4:3)': SAME,
     'delta duplicate (4:2)': SAME,
@@ -191,6 +214,35 @@ describe('applyEvent', () => {
     expect(checkpointed.live).toBeNull();
     const ended = applyEvent(state, statusEvent(7, 'cancelled'));
     expect(ended.live).toBeNull();
+  });
+
+  it('applies an append onto the held message and drops the overlay it contains', () => {
+    let state = mergeSnapshot(initialRunState('run-1'), snapshot(5, {}, checkpoint(4)));
+    state = applyEvent(state, textDelta(4, 1, 'lo'));
+    const appended = applyEvent(
+      state,
+      appendEvent(6, 4, [
+        { type: 'text-delta', id: 't', delta: 'lo' },
+        { type: 'text-end', id: 't' },
+        { type: 'data-note', data: 1 },
+      ]),
+    );
+    expect(appended.live).toBeNull();
+    expect(appended.assistant).toEqual({
+      revision: 6,
+      message: {
+        id: 'msg-1',
+        role: 'assistant',
+        parts: [
+          { type: 'text', text: 'Hello', state: 'done' },
+          { type: 'data-note', data: 1 },
+        ],
+      },
+    });
+    // The held message is never mutated.
+    expect(state.assistant).toEqual(checkpoint(4));
+    // A delta on the append continues from it.
+    expect(applyEvent(appended, textDelta(6, 1, '?')).live?.seq).toBe(1);
   });
 
   it('branches the shared delta array instead of corrupting a newer state', () => {

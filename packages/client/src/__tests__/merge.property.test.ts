@@ -26,6 +26,9 @@ const historyArbitrary = fc.record({
     maxLength: 3,
   }),
   checkpointEvery: fc.integer({ min: 1, max: 4 }),
+  /** Every n-th assistant write consolidates the whole message; the others append. */
+  consolidateEvery: fc.integer({ min: 1, max: 5 }),
+  toolCall: fc.boolean(),
   terminal: fc.constantFrom('completed', 'failed', 'cancelled'),
   cut: fc.option(fc.nat(), { nil: undefined }),
   clockJumps: fc.array(fc.integer({ min: -3_000, max: 3_000 }), { minLength: 1, maxLength: 8 }),
@@ -76,6 +79,8 @@ function actions(server: ServerSim, history: History, now: () => string): Array<
     );
   }
   let sinceCheckpoint = 0;
+  let writes = 0;
+  const write = () => server.checkpoint(++writes % history.consolidateEvery === 0);
   history.steps.forEach((tokens, step) => {
     let operation: RunOperation;
     const id = `req-step-${step}`;
@@ -93,11 +98,29 @@ function actions(server: ServerSim, history: History, now: () => string): Array<
           server.operation(operation);
         });
       }
-      if (++sinceCheckpoint % history.checkpointEvery === 0) list.push(() => server.checkpoint());
+      if (++sinceCheckpoint % history.checkpointEvery === 0) list.push(write);
     });
     list.push(() => server.delta({ type: 'text-end', id: `t${step}` }));
-    // finish-step is structural: it forces a checkpoint.
-    list.push(() => server.checkpoint());
+    if (history.toolCall) {
+      const toolCallId = `call-${step}`;
+      // Tool calls and results are structural: each forces a write.
+      list.push(() =>
+        server.delta({
+          type: 'tool-input-available',
+          toolCallId,
+          toolName: 'search',
+          input: { q: step },
+        }),
+      );
+      list.push(write);
+      list.push(() =>
+        server.delta({ type: 'tool-output-available', toolCallId, output: { hits: [step] } }),
+      );
+      list.push(write);
+    }
+    // finish-step is structural: it forces a write.
+    list.push(() => server.delta({ type: 'finish-step' }));
+    list.push(write);
     list.push(() => server.operation({ ...operation, phase: 'completed', endedAt: now() }));
   });
   const terminal = history.terminal;

@@ -77,7 +77,7 @@ describe('selectMessage', () => {
     ]);
   });
 
-  it('does not break on structural, data or unknown chunks', () => {
+  it('applies structural and data chunks as the SDK does, and does not break on unknown ones', () => {
     const state = streamed([
       { type: 'text-start', id: 't1' },
       { type: 'tool-input-available', toolCallId: 'c', toolName: 'x', input: {} },
@@ -88,7 +88,11 @@ describe('selectMessage', () => {
       { type: 'error', errorText: 'x' },
       { type: 'text-delta', id: 't1', delta: 'ok' },
     ] as UIMessageChunk[]);
-    expect(selectMessage(state)?.parts).toEqual([{ type: 'text', text: 'ok', state: 'streaming' }]);
+    expect(selectMessage(state)?.parts).toEqual([
+      { type: 'text', text: 'ok', state: 'streaming' },
+      { type: 'tool-x', toolCallId: 'c', state: 'output-available', input: {}, output: 1 },
+      { type: 'data-progress', data: { value: 1 } },
+    ]);
   });
 
   it('is memoised and never mutates a message it returned', () => {

@@ -1,4 +1,5 @@
 import type {
+  AssistantCheckpoint,
   DurableRunEvent,
   RunDeltaEvent,
   RunEvent,
@@ -10,6 +11,7 @@ import type {
 import {
   type Mutation,
   reduceAcquireRun,
+  reduceAppendAssistant,
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
@@ -34,6 +36,10 @@ export class ServerSim {
   readonly published: RunEvent[] = [];
   /** The assistant message as the model produced it so far (the truth a client must show). */
   message: UIMessage = { id: 'msg-1', role: 'assistant', parts: [] };
+  /** The message as of the last assistant write, as the store materialises it. */
+  assistant: AssistantCheckpoint | null = null;
+  /** The chunks published since the last assistant write (what the next append holds). */
+  unwritten: UIMessageChunk[] = [];
   #now: () => Date;
 
   constructor(runId: string, now: () => Date) {
@@ -43,26 +49,48 @@ export class ServerSim {
 
   snapshot(): RunSnapshot {
     const record = this.record!;
-    return { run: record.run, assistant: record.assistant, revision: record.run.revision };
+    return { run: record.run, assistant: this.assistant, revision: record.run.revision };
   }
 
   create(): void {
     this.#apply(reduceCreateRun(this.record, { runId: this.runId }, this.#now()));
   }
 
-  acquire(): void {
-    this.#apply(
-      reduceAcquireRun(this.record!, { owner: 'worker-a', leaseMs: 60_000 }, this.#now()),
-    );
+  /** The owner that writes: `worker-a` unless another one took the run over. */
+  owner = 'worker-a';
+
+  /**
+   * `owner` acquires the run. The default lease outlives any test clock (the merge property
+   * compares activities at the real time); pass `leaseMs` to let it expire.
+   */
+  acquire(owner = 'worker-a', leaseMs = 100 * 365 * 24 * 3_600_000): void {
+    this.#apply(reduceAcquireRun(this.record!, { owner, leaseMs }, this.#now()));
+    this.owner = owner;
   }
 
   operation(operation: RunOperation): void {
     this.#apply(reduceRecordRunOperation(this.record!, this.#guard(), operation, this.#now()));
   }
 
-  checkpoint(): void {
+  /**
+   * An assistant write: an append of the chunks since the last write, or (`consolidate`, or
+   * nothing to append) the whole message.
+   */
+  checkpoint(consolidate = false): void {
     const message = structuredClone(this.message);
-    this.#apply(reduceSaveAssistantCheckpoint(this.record!, this.#guard(), message, this.#now()));
+    const chunks = this.unwritten;
+    const mutation =
+      consolidate || chunks.length === 0
+        ? reduceSaveAssistantCheckpoint(this.record!, this.#guard(), message, this.#now())
+        : reduceAppendAssistant(
+            this.record!,
+            this.#guard(),
+            { messageId: message.id, baseRevision: this.assistant?.revision ?? 0, chunks },
+            this.#now(),
+          );
+    this.unwritten = [];
+    this.assistant = { message, revision: mutation.record.run.revision };
+    this.#apply(mutation);
   }
 
   terminal(terminal: TerminalCommit): void {
@@ -74,6 +102,7 @@ export class ServerSim {
   /** Publishes one live delta and applies it to the true message. */
   delta(chunk: UIMessageChunk): void {
     const base = this.record!.assistant?.revision ?? 0;
+    this.unwritten.push(chunk);
     const last = this.buffer.at(-1);
     const seq = last && last.baseRevision === base ? last.seq + 1 : 1;
     const event: RunDeltaEvent = {
@@ -91,6 +120,24 @@ export class ServerSim {
     const lastPart = parts.at(-1);
     if (lastPart?.type === 'text' && chunk.type === 'text-delta') lastPart.text += chunk.delta;
     if (lastPart?.type === 'text' && chunk.type === 'text-end') lastPart.state = 'done';
+    if (chunk.type === 'tool-input-available') {
+      parts.push({
+        type: `tool-${chunk.toolName}`,
+        toolCallId: chunk.toolCallId,
+        state: 'input-available',
+        input: chunk.input,
+      } as UIMessage['parts'][number]);
+    }
+    if (chunk.type === 'tool-output-available') {
+      const index = parts.findIndex(
+        (part) => 'toolCallId' in part && part.toolCallId === chunk.toolCallId,
+      );
+      parts[index] = {
+        ...parts[index]!,
+        state: 'output-available',
+        output: chunk.output,
+      } as UIMessage['parts'][number];
+    }
   }
 
   /**
@@ -118,7 +165,7 @@ export class ServerSim {
 
   #guard() {
     const run = this.record!.run;
-    return { owner: 'worker-a', fencingToken: run.fencingToken, expectedRevision: run.revision };
+    return { owner: this.owner, fencingToken: run.fencingToken, expectedRevision: run.revision };
   }
 
   #apply(mutation: Mutation): void {
@@ -127,7 +174,9 @@ export class ServerSim {
     this.published.push(mutation.event);
     this.snapshots.set(mutation.record.run.revision, this.snapshot());
     const { event } = mutation;
-    if (event.type === 'assistant-checkpoint') this.buffer = [];
+    if (event.type === 'assistant-checkpoint' || event.type === 'assistant-append') {
+      this.buffer = [];
+    }
     if (event.type === 'run-status' && event.change !== 'acquired') this.buffer = [];
   }
 }

@@ -9,7 +9,8 @@ const MARKER = Symbol.for('runlight.error.RunlightClientError');
  * - `run-mismatch` — an event or snapshot of another run;
  * - `http` — a non-2xx answer (`status`); `run-not-found` — 404 for the run;
  * - `content-type` — the events endpoint did not answer `text/event-stream`;
- * - `network` — `fetch` or the body stream failed.
+ * - `network` — `fetch` or the body stream failed;
+ * - `invalid-history` — a history page (`…/operations`) that breaks `RunOperationsPageSchema`.
  */
 export type RunlightClientErrorKind =
   | 'malformed-json'
@@ -21,7 +22,8 @@ export type RunlightClientErrorKind =
   | 'http'
   | 'run-not-found'
   | 'content-type'
-  | 'network';
+  | 'network'
+  | 'invalid-history';
 
 /**
  * The one error type of the client: set on `state.error` (the last good state stays) and

@@ -71,6 +71,13 @@ describe('RunEventSchema', () => {
       },
       { type: 'assistant-checkpoint', ...base, checkpoint: { message, revision: 3 } },
       {
+        type: 'assistant-append',
+        ...base,
+        messageId: 'm',
+        baseRevision: 2,
+        chunks: [{ type: 'text-delta', id: 't', delta: 'hi' }],
+      },
+      {
         type: 'run-status',
         ...base,
         change: 'acquired',
@@ -109,6 +116,31 @@ describe('RunEventSchema', () => {
     [
       'a checkpoint whose revision differs from the event',
       { type: 'assistant-checkpoint', ...base, checkpoint: { message, revision: 2 } },
+    ],
+    [
+      'an append without chunks',
+      { type: 'assistant-append', ...base, messageId: 'm', baseRevision: 2, chunks: [] },
+    ],
+    [
+      'an append that does not extend an earlier revision',
+      {
+        type: 'assistant-append',
+        ...base,
+        messageId: 'm',
+        baseRevision: 3,
+        chunks: [{ type: 'text-delta', id: 't', delta: 'x' }],
+      },
+    ],
+    [
+      'an append with an unknown field',
+      {
+        type: 'assistant-append',
+        ...base,
+        messageId: 'm',
+        baseRevision: 0,
+        chunks: [{ type: 'text-start', id: 't' }],
+        message,
+      },
     ],
     [
       'a delta with seq 0',

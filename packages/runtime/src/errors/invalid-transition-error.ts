@@ -4,6 +4,7 @@ export type TransitionRule =
   | 'run-exists'
   | 'run-ended'
   | 'run-not-acquired'
+  | 'run-not-leased'
   | 'operation-in-flight'
   | 'operation-id-reused'
   | 'operation-step-backwards'
@@ -15,6 +16,7 @@ export type TransitionRule =
   | 'phase-not-forward'
   | 'message-not-assistant'
   | 'message-id-changed'
+  | 'append-base-changed'
   | 'terminal-differs';
 
 /** A mutation that breaks the run's state machine; nothing was stored. */

@@ -1,4 +1,9 @@
-import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
+import {
+  isAssistantEvent,
+  isTerminalStatus,
+  type RunDeltaEvent,
+  type RunEvent,
+} from '@runlight/protocol';
 import type { RunEventBus } from './run-event-bus';
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -40,9 +45,12 @@ export class RunEventHub implements RunEventBus {
       // A delta on a newer base starts a new buffer; the old base's deltas are in its checkpoint.
       if (first && first.baseRevision !== event.baseRevision) target.deltas = [];
       target.deltas.push(event);
-    } else if (channel && (event.type === 'assistant-checkpoint' || event.type === 'run-status')) {
-      // A checkpoint holds every delta before it; a terminal run streams no more.
-      if (event.type === 'assistant-checkpoint' || event.change !== 'acquired') channel.deltas = [];
+    } else if (channel && (isAssistantEvent(event) || event.type === 'run-status')) {
+      // An assistant write holds every delta before it; a terminal run streams no more. A lease
+      // renewed or released, or a new owner, leaves the deltas since the last write valid.
+      if (event.type !== 'run-status' || isTerminalStatus(event.status)) {
+        channel.deltas = [];
+      }
     }
     if (!channel) return;
     for (const listener of [...channel.listeners]) {

@@ -1,11 +1,13 @@
-import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
+import { isTerminalStatus, RunIdSchema, type RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { BadCursorError } from './bad-cursor-error';
+import { isClientGone } from './client-gone';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { parseRunCursor, type RunCursor, START_CURSOR } from './run-cursor';
 import { RunEventStream } from './run-event-stream';
+import { runHistoryRoute } from './run-history';
 
 export interface RunHandlersOptions {
   store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents'>;
@@ -30,8 +32,10 @@ export type RunSnapshotResponse = RunSnapshot & { serverTime: string };
 export interface RunHandlers {
   /** `GET …/runs/:id` → `RunSnapshotResponse` JSON. */
   snapshot(request: Request, runId: string): Promise<Response>;
-  /** `GET …/runs/:id/events` → `text/event-stream`. */
+  /** `GET …/runs/:id/events` → `text/event-stream` (`204` once an ended run has nothing more). */
   events(request: Request, runId: string): Promise<Response>;
+  /** `GET …/runs/:id/operations?after=&limit=` → `RunOperationsPage` JSON (run-history.ts). */
+  history(request: Request, runId: string): Promise<Response>;
 }
 
 const SSE_HEADERS = {
@@ -67,9 +71,11 @@ function cursorText(request: Request): string | null {
  *
  * @example
  * const handlers = createRunHandlers({ store, runtime: hub });
- * // Next.js: app/api/runs/[id]/events/route.ts
- * export const GET = (request: Request, { params }: { params: { id: string } }) =>
- *   handlers.events(request, params.id);
+ * // Next.js 15+: app/api/runs/[id]/events/route.ts (`params` is a Promise; or mount
+ * // `createRunRouter` in app/api/runs/[...path]/route.ts, which validates the id)
+ * export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+ *   return handlers.events(request, (await params).id);
+ * }
  */
 export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const { store, runtime } = options;
@@ -78,11 +84,12 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const onError = options.onError ?? (() => {});
 
-  const failure = (error: unknown, runId: string): Response => {
+  const failure = (error: unknown, runId: string, request?: Request): Response => {
     if (RunNotFoundError.isInstance(error)) {
       return jsonError(404, 'run_not_found', `Run ${runId} does not exist`);
     }
-    onError(error);
+    // A client that went away is an ordinary end, not a server error (client-gone.ts).
+    if (!isClientGone(error, request?.signal)) onError(error);
     return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
   };
 
@@ -128,10 +135,27 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         snapshot = await store.getSnapshot(runId);
       } catch (error) {
         stream.dispose();
-        return failure(error, runId);
+        return failure(error, runId, request);
+      }
+      if (isTerminalStatus(snapshot.run.status) && cursor.revision >= snapshot.revision) {
+        // Nothing will ever follow: 204 is how a native EventSource is told to stop.
+        stream.dispose();
+        return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
       }
       stream.start(snapshot);
       return new Response(stream.readable, { headers: SSE_HEADERS });
+    },
+
+    async history(request, runId) {
+      const invalid = checkRunId(runId);
+      if (invalid) return invalid;
+      // Access seam: with `authorize` (issue 13) this asks `refusal(request, runId, 'history')`
+      // first, as every other route does.
+      return runHistoryRoute(
+        { store, failure: (error, id) => failure(error, id, request) },
+        request,
+        runId,
+      );
     },
   };
 }

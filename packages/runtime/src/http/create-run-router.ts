@@ -1,3 +1,4 @@
+import { createCorsPolicy, type RunCorsOptions } from './cors';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
 import { jsonError } from './json-error';
 
@@ -5,6 +6,11 @@ export interface RunRouterOptions {
   handlers: RunHandlers;
   /** Path prefix the routes live under, e.g. `/api` → `/api/runs/:id`. Default `''`. */
   basePath?: string;
+  /**
+   * Cross-origin access for pages on other origins (off by default): preflights on the run
+   * routes are answered and every run-route response carries the CORS headers (cors.ts).
+   */
+  cors?: RunCorsOptions;
 }
 
 /** `(request) => response`, or `null` when the request is not one of the run routes. */
@@ -23,7 +29,8 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
   const { handlers } = options;
   const prefix = `${(options.basePath ?? '').replace(/\/+$/, '')}/runs/`;
 
-  return async (request) => {
+  const cors = options.cors ? createCorsPolicy(options.cors) : null;
+  const answer = async (request: Request): Promise<Response | null> => {
     const { pathname } = new URL(request.url);
     if (!pathname.startsWith(prefix)) return null;
     const segments = pathname.slice(prefix.length).split('/');
@@ -33,9 +40,15 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
         ? 'snapshot'
         : segments.length === 2 && tail === 'events'
           ? 'events'
-          : null;
+          : segments.length === 2 && tail === 'operations'
+            ? 'history'
+            : null;
     if (route === null || !encodedId) return null;
 
+    if (cors !== null && request.method === 'OPTIONS') {
+      const preflight = cors.preflight(request);
+      if (preflight !== null) return preflight;
+    }
     if (request.method !== 'GET') {
       return jsonError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
         Allow: 'GET',
@@ -49,8 +62,12 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     }
     const invalid = checkRunId(runId);
     if (invalid) return invalid;
-    return route === 'snapshot'
-      ? handlers.snapshot(request, runId)
-      : handlers.events(request, runId);
+    return handlers[route](request, runId);
+  };
+
+  if (cors === null) return answer;
+  return async (request) => {
+    const response = await answer(request);
+    return response === null ? null : cors.apply(request, response);
   };
 }

@@ -2,6 +2,7 @@
 export type RunHttpErrorCode =
   | 'run_not_found'
   | 'bad_cursor'
+  | 'bad_limit'
   | 'bad_run_id'
   | 'method_not_allowed'
   | 'not_found'

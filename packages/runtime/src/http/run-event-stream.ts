@@ -1,5 +1,6 @@
 import {
   type DurableRunEvent,
+  isAssistantEvent,
   isTerminalStatus,
   type RunDeltaEvent,
   type RunEvent,
@@ -8,6 +9,7 @@ import {
 } from '@runlight/protocol';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { isClientGone } from './client-gone';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
 import { encodeSse, SseOutput, sseMessageBytes } from './sse-output';
@@ -101,8 +103,9 @@ export class RunEventStream {
   }
 
   readonly #onAbort = () => {
-    this.dispose();
-    this.#output.error(new Error('The client went away'));
+    // A client going away is an ordinary end: the body closes instead of erroring, so a host
+    // (Hono, a Node adapter) has no error to log (client-gone.ts).
+    this.#close();
   };
 
   async #catchUp(snapshot: RunSnapshot): Promise<void> {
@@ -256,9 +259,9 @@ export class RunEventStream {
 
   #sendDurable(event: DurableRunEvent): void {
     this.#revision = event.revision;
-    if (event.type === 'assistant-checkpoint') {
+    if (isAssistantEvent(event)) {
       this.#checkpointRevision = event.revision;
-      this.#delta = null; // the checkpoint holds every delta before it
+      this.#delta = null; // an assistant write holds every delta before it
     } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
       this.#terminalRevision = event.revision;
     }
@@ -317,7 +320,7 @@ export class RunEventStream {
 
   #fail(error: unknown): void {
     if (this.#closed) return;
-    this.#options.onError(error);
+    if (!isClientGone(error, this.#options.signal)) this.#options.onError(error);
     this.#close();
   }
 }

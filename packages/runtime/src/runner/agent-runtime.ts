@@ -8,6 +8,7 @@ import { convertToModelMessages, generateId } from 'ai';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { RunEventHub, type RunEventSource } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
+import { type RecoveryOutcome, type TakeOverOptions, takeOverRun } from '../recovery/take-over-run';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
@@ -29,12 +30,11 @@ export interface AgentRuntimeOptions {
   /** Ordinary chunks per batched checkpoint. Default 32 (`DEFAULT_CHECKPOINT_EVERY_EVENTS`). */
   checkpointEveryEvents?: number;
   /**
-   * Opt-in write bound for long answers (off by default: the ADR's cadence alone). When set,
-   * an ordinary batch is checkpointed only once the message also grew by this fraction since
-   * the last checkpoint, so the bytes of all checkpoints stay within `(1 + g) / g` × the final
-   * message (3× at 0.5) however long the answer; structural boundaries still checkpoint at once.
-   * The price: late in a long answer a crash loses more text and a reconnect replays more
-   * deltas from memory.
+   * Opt-in: fewer writes for long answers (off by default: the ADR's cadence alone). When set,
+   * an ordinary batch is written only once the message also grew by this fraction since the
+   * last write; structural boundaries still write at once. Checkpoints are append-only, so the
+   * bytes stay linear without it; it saves the per-write record. The price: late in a long
+   * answer a crash loses more text and a reconnect replays more deltas from memory.
    */
   checkpointMinGrowth?: number;
   /** Lease length; renewed by every write and by a heartbeat while idle. Default 30 s. */
@@ -64,6 +64,15 @@ export interface AgentRuntime extends RunEventSource {
    * unless another owner's lease holds it (then the attempt is logged).
    */
   cancelRun(runId: string): void;
+  /**
+   * Takes over a run whose owner's lease expired — the recovery loop's step for each run
+   * `findExpiredRuns` returns (see `createRunRecovery`). `outcome` settles once the takeover
+   * is decided; `done` when the recovered execution ends (as `startRun`'s).
+   */
+  recoverRun(options: TakeOverOptions): {
+    outcome: Promise<RecoveryOutcome>;
+    done: Promise<AgentRun>;
+  };
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -203,20 +212,30 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     });
   }
 
+  /**
+   * Runs one execution of `runId` in this process. `prepare` runs first (registered, so a
+   * cancel reaches it); it may acquire the run itself (`acquired`, with the `execution` it
+   * resolved — recovery) or end without executing (`settled`).
+   */
   function launch(
     runId: string,
-    execution: RunExecutionOptions,
-    prepare: () => Promise<{
-      message?: UIMessage;
-      resumed: boolean;
-      messages: RunExecutionOptions['messages'];
-    }>,
+    options: RunExecutionOptions | undefined,
+    prepare: () => Promise<
+      | {
+          message?: UIMessage;
+          resumed: boolean;
+          messages: RunExecutionOptions['messages'];
+          acquired?: AgentRun;
+          execution?: RunExecutionOptions;
+        }
+      | { settled: AgentRun }
+    >,
   ): RunHandle {
     if (controllers.has(runId)) {
       return { done: Promise.reject(new Error(`Run ${runId} is already executing here`)) };
     }
     const controller = new AbortController();
-    const external = execution.abortSignal;
+    const external = options?.abortSignal;
     const onExternalAbort = () => controller.abort(external?.reason ?? 'cancelled');
     if (external?.aborted) onExternalAbort();
     else external?.addEventListener('abort', onExternalAbort, { once: true });
@@ -225,7 +244,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     const done = (async () => {
       try {
         const prepared = await prepare();
-        const acquired = await publishing.acquireRun(runId, { owner, leaseMs });
+        if ('settled' in prepared) return prepared.settled;
+        const execution = prepared.execution ?? (options as RunExecutionOptions);
+        const acquired =
+          prepared.acquired ?? (await publishing.acquireRun(runId, { owner, leaseMs }));
         const snapshot = await store.getSnapshot(runId);
         const message: UIMessage = prepared.message ??
           snapshot.assistant?.message ?? { id: generateId(), role: 'assistant', parts: [] };
@@ -272,6 +294,37 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
     resumeRun(options) {
       return resume(options);
+    },
+
+    recoverRun(options) {
+      let settle!: (outcome: RecoveryOutcome) => void;
+      const outcome = new Promise<RecoveryOutcome>((resolve) => {
+        settle = resolve;
+      });
+      if (controllers.has(options.runId)) {
+        const skipped: RecoveryOutcome = {
+          runId: options.runId,
+          result: 'skipped',
+          reason: 'executing-here',
+        };
+        return { outcome: Promise.resolve(skipped), done: store.getRun(options.runId) };
+      }
+      const handle = launch(options.runId, undefined, async () => {
+        const takeover = await takeOverRun({ ...deps, owner }, options);
+        settle(takeover.outcome);
+        if (takeover.kind === 'settled') return { settled: takeover.run };
+        return {
+          resumed: false,
+          acquired: takeover.acquired,
+          execution: takeover.execution,
+          messages: takeover.messages,
+        };
+      });
+      // A takeover that failed before deciding (e.g. the store is unreachable) rejects both.
+      return {
+        outcome: Promise.race([outcome, handle.done.then(() => outcome)]),
+        done: handle.done,
+      };
     },
 
     cancelRun(runId) {

@@ -24,6 +24,7 @@ export class AssistantAssembler {
   readonly #controller: ReadableStreamDefaultController<UIMessageChunk>;
   readonly #waiters = new Map<string, () => void>();
   #sentinels = 0;
+  #ended = false;
 
   constructor(message: UIMessage) {
     this.#message = structuredClone(message);
@@ -46,11 +47,18 @@ export class AssistantAssembler {
         }
       },
     });
-    // Drain the SDK's snapshots: the message itself is read in place.
+    // Drain the SDK's snapshots: the message itself is read in place. The SDK ends the stream
+    // at a chunk it refuses (e.g. a result for an unknown tool call); waiters must not hang.
     void (async () => {
       for await (const _ of messages) {
       }
-    })().catch(() => {});
+    })()
+      .catch(() => {})
+      .finally(() => {
+        this.#ended = true;
+        for (const waiter of this.#waiters.values()) waiter();
+        this.#waiters.clear();
+      });
   }
 
   get messageId(): string {
@@ -63,11 +71,25 @@ export class AssistantAssembler {
 
   /** The message with every chunk pushed so far, as an independent copy. */
   async snapshot(): Promise<UIMessage> {
+    await this.#processed();
+    return structuredClone(this.#message);
+  }
+
+  /**
+   * Runs `edit` on the message itself once every chunk pushed so far is processed: for what
+   * the SDK cannot apply (a delta continuing a part begun before the message it was given).
+   */
+  async edit(edit: (message: UIMessage) => void): Promise<void> {
+    await this.#processed();
+    edit(this.#message);
+  }
+
+  #processed(): Promise<void> {
+    if (this.#ended) return Promise.resolve();
     const key = `${SENTINEL}${++this.#sentinels}`;
     const processed = new Promise<void>((resolve) => this.#waiters.set(key, resolve));
     this.#controller.enqueue({ type: 'error', errorText: key });
-    await processed;
-    return structuredClone(this.#message);
+    return processed;
   }
 
   close(): void {
@@ -76,5 +98,71 @@ export class AssistantAssembler {
     } catch {
       // already closed
     }
+  }
+}
+
+type Part = UIMessage['parts'][number];
+type TextLike = Extract<Part, { type: 'text' | 'reasoning' }>;
+
+function continuedPart(parts: Part[], type: 'text' | 'reasoning', id: string): number | undefined {
+  for (let index = parts.length - 1; index >= 0; index--) {
+    const part = parts[index]!;
+    if (part.type !== type) continue;
+    const named = (part as { id?: unknown }).id;
+    if (part.state === 'streaming' && (named === undefined || named === id)) return index;
+    if (named === undefined) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The message `base` with `chunks` applied, by the AI SDK's `readUIMessageStream`. The SDK
+ * forgets which text or reasoning part a chunk id names once a message is stored, so a delta or
+ * end continuing a part begun before `base` (a consolidation cut mid-part) is applied here to
+ * that part — its last streaming part of the kind — exactly as the SDK would have.
+ *
+ * @example
+ * await assembleMessage(consolidated, [{ type: 'text-delta', id: 't', delta: ' more' }]);
+ */
+export async function assembleMessage(
+  base: UIMessage,
+  chunks: readonly UIMessageChunk[],
+): Promise<UIMessage> {
+  const assembler = new AssistantAssembler(base);
+  const started = new Set<string>();
+  try {
+    for (const chunk of chunks) {
+      const kind = chunk.type.startsWith('text-')
+        ? 'text'
+        : chunk.type.startsWith('reasoning-')
+          ? 'reasoning'
+          : null;
+      const id = kind === null ? undefined : (chunk as { id?: string }).id;
+      if (kind === null || id === undefined) {
+        assembler.push(chunk);
+        continue;
+      }
+      const key = `${kind}:${id}`;
+      if (chunk.type.endsWith('-start')) started.add(key);
+      if (started.has(key)) {
+        if (chunk.type.endsWith('-end')) started.delete(key);
+        assembler.push(chunk);
+        continue;
+      }
+      await assembler.edit((message) => {
+        const index = continuedPart(message.parts, kind, id);
+        // No such part: the SDK would refuse the chunk too.
+        if (index === undefined) return;
+        const part = message.parts[index] as TextLike;
+        const metadata = (chunk as { providerMetadata?: TextLike['providerMetadata'] })
+          .providerMetadata;
+        if (metadata != null) part.providerMetadata = metadata;
+        if ('delta' in chunk) part.text += chunk.delta;
+        else part.state = 'done';
+      });
+    }
+    return await assembler.snapshot();
+  } finally {
+    assembler.close();
   }
 }

@@ -1,18 +1,32 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
+import { compactChunks } from '../store/compact-chunks';
 import { AssistantAssembler } from './assistant-assembler';
 import type { ExecutionContext } from './execution-context';
 
-/** Where a live delta sits: the checkpoint revision it builds on and its place after it. */
+/** Where a live delta sits: the assistant write it builds on and its place after it. */
 export interface DeltaPosition {
   baseRevision: number;
   seq: number;
 }
 
 /**
- * The assistant message of one execution and its checkpoints. Every chunk published as a live
- * delta is appended here; `checkpoint` saves the message holding all of them. Checkpoints run
- * exclusively (loop checkpoints and lease heartbeats take turns), so the next delta names the
- * revision of the last one.
+ * A consolidation (the whole message) is written once the appends since the last one outweigh
+ * it this many times (and at least `MIN_CONSOLIDATION_BYTES`): the consolidations of a growing
+ * answer then form a geometric series — linear in total — and a read replays at most this
+ * many times the message in appends.
+ */
+export const CONSOLIDATION_FACTOR = 4;
+const MIN_CONSOLIDATION_BYTES = 16 * 1024;
+
+/**
+ * The assistant message of one execution and its durable writes. Every chunk published as a
+ * live delta is appended here; `checkpoint` makes the chunks since the last write durable as
+ * an `assistant-append` (compacted: one delta per part run) extending that write — or, now and
+ * then, as a consolidating `assistant-checkpoint` of the whole message: first when an execution
+ * continues a stored message (a resume may have changed it: answered approvals, closed
+ * abandoned parts), then whenever the appends since the last consolidation outweigh it
+ * `CONSOLIDATION_FACTOR` times. Writes run exclusively (loop checkpoints and lease heartbeats
+ * take turns), so the next delta names the revision of the last one.
  *
  * @example
  * const writer = new CheckpointWriter(context, message, baseRevision);
@@ -24,11 +38,17 @@ export class CheckpointWriter {
   readonly #assembler: AssistantAssembler;
   #baseRevision: number;
   #seq = 0;
-  #pending = 0;
-  /** Approximate bytes the pending chunks add, and the size of the last checkpoint. */
+  /** The chunks published since the last durable write, in order. */
+  #pending: UIMessageChunk[] = [];
+  /** Approximate bytes the pending chunks add, and the size of the message (for min growth). */
   #pendingBytes = 0;
   #pendingChanges = 0;
   #checkpointBytes = 0;
+  /** Whether the next write must hold the whole message. */
+  #consolidate: boolean;
+  /** JSON bytes of the last consolidated message, and of the appends written since. */
+  #consolidatedBytes = 0;
+  #appendedBytes = 0;
   #lastMessage: UIMessage;
   #tail: Promise<void> = Promise.resolve();
 
@@ -37,6 +57,7 @@ export class CheckpointWriter {
     this.#assembler = new AssistantAssembler(message);
     this.#lastMessage = message;
     this.#baseRevision = baseRevision;
+    this.#consolidate = message.parts.length > 0;
   }
 
   /** The id of the assistant message (a resumed run continues it). */
@@ -44,7 +65,7 @@ export class CheckpointWriter {
     return this.#assembler.messageId;
   }
 
-  /** The message as last checkpointed (or as the execution began). */
+  /** The message as last written (or as the execution began). */
   get lastMessage(): UIMessage {
     return this.#lastMessage;
   }
@@ -57,7 +78,7 @@ export class CheckpointWriter {
   /** Adds a chunk to the message and the pending batch; returns its live delta's position. */
   append(chunk: UIMessageChunk): DeltaPosition {
     this.#assembler.push(chunk);
-    this.#pending++;
+    this.#pending.push(chunk);
     const position = { baseRevision: this.#baseRevision, seq: ++this.#seq };
     this.#pendingBytes += chunkBytes(chunk);
     if (changesMessage(chunk)) this.#pendingChanges++;
@@ -66,35 +87,76 @@ export class CheckpointWriter {
 
   /** An ordinary batch is due after `checkpointEveryEvents` parts (and enough growth, opt-in). */
   batchDue(): boolean {
-    if (this.#pending < this.#context.deps.checkpointEveryEvents) return false;
+    if (this.#pending.length < this.#context.deps.checkpointEveryEvents) return false;
     const growth = this.#context.deps.checkpointMinGrowth;
     return growth === undefined || this.#pendingBytes >= this.#checkpointBytes * growth;
   }
 
   /**
-   * Checkpoints the assistant message with every chunk published so far. Runs exclusively
-   * (loop checkpoints and lease heartbeats take turns), so the next delta names its revision.
+   * Makes every chunk published so far durable (an append, or a consolidation). Runs
+   * exclusively (loop checkpoints and lease heartbeats take turns), so the next delta names
+   * its revision. With nothing to write, `'always'` renews the lease instead (the heartbeat).
    */
   checkpoint(when: 'always' | 'if-changed'): Promise<void> {
     const context = this.#context;
     const run = async () => {
       // The last batch of a run often holds only chunks that leave the message as it is
-      // (`finish`, `error`, `abort`): rewriting the whole message for them is waste.
-      if (context.stop.writesBroken || (when === 'if-changed' && this.#pendingChanges === 0)) {
+      // (`finish`, `error`, `abort`): writing them is waste.
+      if (
+        context.stop.writesBroken ||
+        (when === 'if-changed' && this.#pendingChanges === 0 && !this.#consolidate)
+      ) {
         return;
       }
-      const message = await this.#assembler.snapshot();
-      this.#lastMessage = message;
+      if (this.#pending.length === 0 && !this.#consolidate) {
+        try {
+          await context.owned.renewLease();
+          context.lastWriteAt = performance.now();
+        } catch (error) {
+          context.stop.onWriteError(error);
+        }
+        return;
+      }
+      // One synchronous cut: the batch and the message hold exactly the same chunks, even when
+      // a chunk is appended while this write is in flight (a heartbeat's write).
+      const batch = this.#pending.slice();
+      const snapshot = this.#assembler.snapshot();
       try {
-        const run = await context.owned.saveAssistantCheckpoint(message);
+        const message = await snapshot;
+        const compacted = compactChunks(batch);
+        const kept = compacted.filter(
+          (chunk) => chunk.type === 'finish-step' || changesMessage(chunk),
+        );
+        const chunks = kept.length > 0 ? kept : compacted;
+        const appendBytes = JSON.stringify(chunks).length;
+        const consolidate =
+          this.#consolidate ||
+          chunks.length === 0 ||
+          (this.#appendedBytes + appendBytes >= MIN_CONSOLIDATION_BYTES &&
+            this.#appendedBytes + appendBytes > this.#consolidatedBytes * CONSOLIDATION_FACTOR);
+        const written = consolidate
+          ? await context.owned.saveAssistantCheckpoint(message)
+          : await context.owned.appendAssistant({
+              messageId: this.messageId,
+              baseRevision: this.#baseRevision,
+              chunks,
+            });
         context.lastWriteAt = performance.now();
-        this.#baseRevision = run.revision;
+        this.#lastMessage = message;
+        this.#baseRevision = written.revision;
         this.#seq = 0;
-        this.#pending = 0;
-        this.#pendingChanges = 0;
-        this.#pendingBytes = 0;
-        if (context.deps.checkpointMinGrowth !== undefined) {
-          this.#checkpointBytes = JSON.stringify(message).length;
+        // Chunks appended while this write was in flight stay pending for the next one.
+        this.#pending = this.#pending.slice(batch.length);
+        this.#pendingChanges = this.#pending.filter(changesMessage).length;
+        this.#pendingBytes = this.#pending.reduce((sum, chunk) => sum + chunkBytes(chunk), 0);
+        if (consolidate) {
+          this.#consolidate = false;
+          this.#consolidatedBytes = JSON.stringify(message).length;
+          this.#appendedBytes = 0;
+          this.#checkpointBytes = this.#consolidatedBytes;
+        } else {
+          this.#appendedBytes += appendBytes;
+          this.#checkpointBytes += appendBytes;
         }
       } catch (error) {
         context.stop.onWriteError(error);

@@ -33,7 +33,8 @@ export async function endExecution(
     await recorder.endOperation(current.id, stop.failure ? 'failed' : 'cancelled');
   }
   if (stop.lost) return currentRun(context);
-  if (awaitingApproval && !stop.stopped()) return context.owned.run;
+  // A paused run holds no lease: nobody's silence to detect, nothing for recovery to take over.
+  if (awaitingApproval && !stop.stopped()) return releaseForApproval(context);
 
   const terminal = stop.failure
     ? { status: 'failed' as const, failure: stop.failure }
@@ -83,6 +84,17 @@ async function recoverAndFail(context: ExecutionContext): Promise<AgentRun> {
     });
   } catch (error) {
     context.log('error', 'The run could not be ended after a storage conflict', error);
+    return currentRun(context);
+  }
+}
+
+/** Releases the lease of a run pausing for approvals; a failure leaves it to expire instead. */
+async function releaseForApproval(context: ExecutionContext): Promise<AgentRun> {
+  try {
+    return await context.owned.releaseLease();
+  } catch (error) {
+    if (FencingError.isInstance(error)) context.stop.loseOwnership();
+    else context.log('warn', 'The lease of the paused run could not be released', error);
     return currentRun(context);
   }
 }

@@ -1,20 +1,22 @@
+import type { ExecutionContext } from './execution-context';
+
 /** What the heartbeat reads and does; supplied by the execution. */
 export interface LeaseHeartbeatTarget {
   /** `performance.now()` of the last owned write. */
   lastWriteAt: () => number;
   /** True once the execution stops: it renews nothing more. */
   stopped: () => boolean;
-  /** An owned write that renews the lease (a checkpoint of the message). */
+  /** An owned write that renews the lease (`renewLeaseOf`: a `lease-renewed` event). */
   renew: () => void;
 }
 
 /**
  * Every owned mutation renews the lease; a long provider wait writes nothing, so an idle
- * execution re-checkpoints its message a third of a lease after its last write. Returns the
- * interval (unref'd, so it never keeps the process alive) for `clearInterval`.
+ * execution renews its lease a third of a lease after its last write. Returns the interval
+ * (unref'd, so it never keeps the process alive) for `clearInterval`.
  *
  * @example
- * const heartbeat = startLeaseHeartbeat(30_000, { lastWriteAt, stopped, renew });
+ * const heartbeat = startLeaseHeartbeat(30_000, { lastWriteAt, stopped, renew: () => void renewLeaseOf(context) });
  * clearInterval(heartbeat);
  */
 export function startLeaseHeartbeat(
@@ -28,4 +30,23 @@ export function startLeaseHeartbeat(
   }, every);
   timer.unref?.();
   return timer;
+}
+
+/**
+ * The heartbeat's write: `renewLease`, which bumps the revision and the lease and nothing else
+ * — never the assistant message, however long it grew. It takes its turn in the run's queue
+ * like every owned mutation. A `FencingError` (another owner took the run over) stops the
+ * execution like any lost lease; any other failure is named as a write failure.
+ *
+ * @example
+ * renew: () => void renewLeaseOf(context),
+ */
+export async function renewLeaseOf(context: ExecutionContext): Promise<void> {
+  if (context.stop.writesBroken) return;
+  try {
+    await context.owned.renewLease();
+    context.lastWriteAt = performance.now();
+  } catch (error) {
+    context.stop.onWriteError(error);
+  }
 }

@@ -18,6 +18,7 @@ export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): Age
     getRun: (runId) => store.getRun(runId),
     getSnapshot: (runId) => store.getSnapshot(runId),
     readEvents: (runId, options) => store.readEvents(runId, options),
+    findExpiredRuns: (query) => store.findExpiredRuns(query),
     async createRun(input) {
       const run = await store.createRun(input);
       bus.publish(statusEvent(run, 'created'));
@@ -26,6 +27,16 @@ export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): Age
     async acquireRun(runId, input) {
       const run = await store.acquireRun(runId, input);
       bus.publish(statusEvent(run, 'acquired'));
+      return run;
+    },
+    async takeOverRun(runId, input) {
+      const taken = await store.takeOverRun(runId, input);
+      bus.publish(statusEvent(taken.run, 'acquired'));
+      return taken;
+    },
+    async releaseLease(runId, guard) {
+      const run = await store.releaseLease(runId, guard);
+      bus.publish(statusEvent(run, 'lease-released'));
       return run;
     },
     async recordRunOperation(runId, guard, operation) {
@@ -51,6 +62,20 @@ export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): Age
         at: run.updatedAt,
         leaseExpiresAt: run.leaseExpiresAt,
         checkpoint: { message, revision: run.revision },
+      });
+      return run;
+    },
+    async appendAssistant(runId, guard, append) {
+      const run = await store.appendAssistant(runId, guard, append);
+      bus.publish({
+        type: 'assistant-append',
+        runId,
+        revision: run.revision,
+        at: run.updatedAt,
+        leaseExpiresAt: run.leaseExpiresAt,
+        messageId: append.messageId,
+        baseRevision: append.baseRevision,
+        chunks: [...append.chunks],
       });
       return run;
     },

@@ -15,7 +15,7 @@ import { consumeChunks } from './consume-chunks';
 import { type ExecutionContext, executionLog, type RunExecutionDeps } from './execution-context';
 import { currentRun, endExecution } from './execution-end';
 import { ExecutionStop, RunStoppedError } from './execution-stop';
-import { startLeaseHeartbeat } from './lease-heartbeat';
+import { renewLeaseOf, startLeaseHeartbeat } from './lease-heartbeat';
 import { fenceTools } from './managed-tools';
 import { ModelRequestAdmission } from './model-request-admission';
 import { observeSdkParts } from './model-request-observers';
@@ -90,7 +90,7 @@ export class RunExecution {
     const heartbeat = startLeaseHeartbeat(context.deps.leaseMs, {
       lastWriteAt: () => context.lastWriteAt,
       stopped: () => this.#stop.stopped(),
-      renew: () => void this.#writer.checkpoint('always'),
+      renew: () => void renewLeaseOf(context),
     });
     try {
       // A previous owner that died mid-operation never ended it, and no new operation may start

@@ -4,18 +4,24 @@ import {
   type RunOperation,
   type RunSnapshot,
   safeParseDurableRunEvent,
+  TimestampSchema,
   type UIMessage,
 } from '@runlight/protocol';
+import { z } from 'zod';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import { StoreRecordError } from '../errors/store-record-error';
 import type { AgentRuntimeDriver } from './driver';
+import { materialiseAssistant } from './materialise-assistant';
 import {
+  type AssistantAppend,
   type OwnerGuard,
   reduceAcquireRun,
+  reduceAppendAssistant,
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
+  reduceReleaseLease,
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
   type TerminalCommit,
@@ -33,18 +39,64 @@ export interface AgentRuntimeStore {
   createRun(input: { runId: string }): Promise<AgentRun>;
   acquireRun(runId: string, input: { owner: string; leaseMs: number }): Promise<AgentRun>;
   recordRunOperation(runId: string, guard: OwnerGuard, operation: RunOperation): Promise<AgentRun>;
+  /** Consolidates the whole assistant message (an `assistant-checkpoint` event). */
   saveAssistantCheckpoint(runId: string, guard: OwnerGuard, message: UIMessage): Promise<AgentRun>;
+  /**
+   * Appends chunks to the assistant message (an `assistant-append` event), extending the last
+   * assistant write, which `append.baseRevision` names.
+   */
+  appendAssistant(runId: string, guard: OwnerGuard, append: AssistantAppend): Promise<AgentRun>;
   commitTerminal(runId: string, guard: OwnerGuard, terminal: TerminalCommit): Promise<AgentRun>;
   /** Renews the owner's lease and nothing else (a `run-status` `lease-renewed` event). */
   renewLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
+  /**
+   * Releases the owner's lease (a `run-status` `lease-released` event; `leaseExpiresAt` null):
+   * a run paused for tool approvals has no live owner to lose.
+   */
+  releaseLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
+  /**
+   * Acquires a run whose owner's lease expired — and only such a run: a live lease is a
+   * `FencingError` `lease-held` (another recoverer won, or the owner is alive), a run nobody
+   * leases an `InvalidTransitionError` `run-not-leased`, an ended one `run-ended`. The
+   * compare-and-set decides between competing recoverers. `takeovers` counts every takeover
+   * of the run so far, this one included.
+   */
+  takeOverRun(
+    runId: string,
+    input: { owner: string; leaseMs: number },
+  ): Promise<{ run: AgentRun; takeovers: number }>;
+  /**
+   * Runs whose lease expired by `now` (default: the store's clock), oldest expiry first, at most
+   * `limit` (default 100).
+   */
+  findExpiredRuns(query?: { now?: Date; limit?: number }): Promise<ExpiredRun[]>;
   getRun(runId: string): Promise<AgentRun>;
+  /** The run and its assistant message, materialised from its last consolidation and appends. */
   getSnapshot(runId: string): Promise<RunSnapshot>;
   readEvents(runId: string, options?: { afterRevision?: number }): Promise<DurableRunEvent[]>;
 }
 
+/** A run whose owner went silent: its lease expired at `leaseExpiresAt`. */
+export interface ExpiredRun {
+  runId: string;
+  leaseExpiresAt: string;
+}
+
+const ExpiredRunSchema = z.strictObject({
+  runId: z.string().min(1),
+  leaseExpiresAt: TimestampSchema,
+});
+
 export interface AgentRuntimeStoreOptions {
   /** The wall clock for `createdAt`, `updatedAt` and leases. Injectable for tests. */
   now?: () => Date;
+}
+
+function issuesOf(error: z.ZodError) {
+  return error.issues.map((issue) => ({
+    path: issue.path.join('.') || '(root)',
+    message: issue.message,
+  }));
 }
 
 /** Unowned mutations (create, acquire) retry a lost compare-and-set this many times. */
@@ -85,11 +137,7 @@ export function createAgentRuntimeStore(
     if (raw === null || raw === undefined) return null;
     const parsed = StoredRunSchema.safeParse(raw);
     if (parsed.success) return parsed.data;
-    const issues = parsed.error.issues.map((issue) => ({
-      path: issue.path.join('.') || '(root)',
-      message: issue.message,
-    }));
-    throw new StoreRecordError(runId, 'run record', issues);
+    throw new StoreRecordError(runId, 'run record', issuesOf(parsed.error));
   }
 
   async function loadExisting(runId: string): Promise<StoredRun> {
@@ -131,12 +179,12 @@ export function createAgentRuntimeStore(
   async function unowned(
     runId: string,
     reduce: (record: StoredRun | null) => Mutation,
-  ): Promise<AgentRun> {
+  ): Promise<StoredRun> {
     for (let attempt = 1; ; attempt++) {
       const record = await load(runId);
       const mutation = reduce(record);
       if (await write(runId, record ? record.run.revision : null, mutation)) {
-        return mutation.record.run;
+        return mutation.record;
       }
       if (attempt >= UNOWNED_ATTEMPTS) {
         const fresh = await load(runId);
@@ -145,15 +193,50 @@ export function createAgentRuntimeStore(
     }
   }
 
+  function parseEvents(runId: string, raw: readonly unknown[]): DurableRunEvent[] {
+    return raw.map((value) => {
+      const parsed = safeParseDurableRunEvent(value);
+      if (!parsed.success) throw new StoreRecordError(runId, 'event', parsed.error.issues);
+      return parsed.data;
+    });
+  }
+
   return {
-    createRun({ runId }) {
-      return unowned(runId, (record) => reduceCreateRun(record, { runId }, now()));
+    async createRun({ runId }) {
+      return (await unowned(runId, (record) => reduceCreateRun(record, { runId }, now()))).run;
     },
 
-    acquireRun(runId, input) {
-      return unowned(runId, (record) => {
+    async acquireRun(runId, input) {
+      const record = await unowned(runId, (record) => {
         if (!record) throw new RunNotFoundError(runId);
         return reduceAcquireRun(record, input, now());
+      });
+      return record.run;
+    },
+
+    async takeOverRun(runId, input) {
+      const record = await unowned(runId, (record) => {
+        if (!record) throw new RunNotFoundError(runId);
+        return reduceAcquireRun(record, { ...input, takeover: true }, now());
+      });
+      return { run: record.run, takeovers: record.takeovers };
+    },
+
+    releaseLease(runId, guard) {
+      return owned(runId, guard, (record) => reduceReleaseLease(record, guard, now()));
+    },
+
+    async findExpiredRuns({ now: at = now(), limit = 100 } = {}) {
+      const rows = await driver.findExpiredRuns({ now: at.toISOString(), limit });
+      return rows.map((row) => {
+        const parsed = ExpiredRunSchema.safeParse(row);
+        if (parsed.success) return parsed.data;
+        const runId = (row as { runId?: unknown } | null)?.runId;
+        throw new StoreRecordError(
+          typeof runId === 'string' ? runId : '(unknown)',
+          'expired run',
+          issuesOf(parsed.error),
+        );
       });
     },
 
@@ -167,6 +250,10 @@ export function createAgentRuntimeStore(
       return owned(runId, guard, (record) =>
         reduceSaveAssistantCheckpoint(record, guard, message, now()),
       );
+    },
+
+    appendAssistant(runId, guard, append) {
+      return owned(runId, guard, (record) => reduceAppendAssistant(record, guard, append, now()));
     },
 
     commitTerminal(runId, guard, terminal) {
@@ -183,17 +270,22 @@ export function createAgentRuntimeStore(
 
     async getSnapshot(runId) {
       const record = await loadExisting(runId);
-      return { run: record.run, assistant: record.assistant, revision: record.run.revision };
+      const pointer = record.assistant;
+      if (pointer === null)
+        return { run: record.run, assistant: null, revision: record.run.revision };
+      // Events are immutable at their revision, so events read after the record agree with it.
+      const events = parseEvents(
+        runId,
+        await driver.readEvents(runId, Math.max(0, pointer.consolidatedRevision - 1)),
+      );
+      const assistant = await materialiseAssistant(runId, pointer, events);
+      return { run: record.run, assistant, revision: record.run.revision };
     },
 
     async readEvents(runId, { afterRevision = 0 } = {}) {
       const raw = await driver.readEvents(runId, afterRevision);
       if (raw.length === 0 && !(await load(runId))) throw new RunNotFoundError(runId);
-      return raw.map((value) => {
-        const parsed = safeParseDurableRunEvent(value);
-        if (!parsed.success) throw new StoreRecordError(runId, 'event', parsed.error.issues);
-        return parsed.data;
-      });
+      return parseEvents(runId, raw);
     },
   };
 }

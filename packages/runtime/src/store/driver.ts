@@ -24,4 +24,11 @@ export interface AgentRuntimeDriver {
   ): Promise<boolean>;
   /** Durable events with `revision > afterRevision`, in revision order. */
   readEvents(runId: string, afterRevision: number): Promise<unknown[]>;
+  /**
+   * Runs whose lease expired at or before `now` (`lease.expiresAt <= now`; a run without a
+   * lease — queued, paused, ended — never), oldest expiry first, at most `limit` of them:
+   * `{ runId, leaseExpiresAt }` each. What the recovery loop polls, so it must stay cheap
+   * however many runs are stored (an index on the lease expiry).
+   */
+  findExpiredRuns(query: { now: string; limit: number }): Promise<unknown[]>;
 }

@@ -44,5 +44,22 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       const tail = aligned ? events.slice(start) : events.filter((e) => e.revision > afterRevision);
       return structuredClone(tail);
     },
+    async findExpiredRuns({ now, limit }) {
+      // A scan: the embedded store holds one process's runs; a database driver uses an index.
+      const cutoff = Date.parse(now);
+      const expired: { runId: string; leaseExpiresAt: string }[] = [];
+      for (const [runId, { record }] of runs) {
+        const expiresAt = record.lease?.expiresAt;
+        if (expiresAt !== undefined && Date.parse(expiresAt) <= cutoff) {
+          expired.push({ runId, leaseExpiresAt: expiresAt });
+        }
+      }
+      expired.sort(
+        (a, b) =>
+          Date.parse(a.leaseExpiresAt) - Date.parse(b.leaseExpiresAt) ||
+          (a.runId < b.runId ? -1 : 1),
+      );
+      return expired.slice(0, Math.max(0, limit));
+    },
   };
 }

@@ -2,7 +2,7 @@ import type { AgentRun, RunOperation, UIMessage } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import type { AgentRuntimeStore } from './agent-runtime-store';
-import type { TerminalCommit } from './reducer';
+import type { AssistantAppend, TerminalCommit } from './reducer';
 import { RunMutationQueue } from './run-mutation-queue';
 
 export interface OwnedRunOptions {
@@ -62,9 +62,19 @@ export class OwnedRun {
     return this.#mutate((guard) => this.#store.saveAssistantCheckpoint(this.runId, guard, message));
   }
 
+  /** Appends chunks to the assistant message, extending the write `append.baseRevision` names. */
+  appendAssistant(append: AssistantAppend): Promise<AgentRun> {
+    return this.#mutate((guard) => this.#store.appendAssistant(this.runId, guard, append));
+  }
+
   /** Renews the lease without changing anything else (an idle owner's heartbeat). */
   renewLease(): Promise<AgentRun> {
     return this.#mutate((guard) => this.#store.renewLease(this.runId, guard));
+  }
+
+  /** Releases the lease (a run pausing for tool approvals: nobody's silence to detect). */
+  releaseLease(): Promise<AgentRun> {
+    return this.#mutate((guard) => this.#store.releaseLease(this.runId, guard));
   }
 
   /**

@@ -2,11 +2,14 @@ import {
   type AgentRun,
   isTerminalPhase,
   isTerminalStatus,
+  parseAssistantAppendEvent,
   parseRunOperation,
   phaseRank,
   type RunFailure,
   type RunOperation,
+  type RunStatusChange,
   type UIMessage,
+  type UIMessageChunk,
 } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
@@ -91,10 +94,7 @@ function checkRunning(record: StoredRun): void {
 }
 
 /** The `run-status` event the reducer appends for a mutation that produced `run`. */
-export function statusEvent(
-  run: AgentRun,
-  change: 'created' | 'acquired' | 'lease-renewed' | 'completed' | 'failed' | 'cancelled',
-): Mutation['event'] {
+export function statusEvent(run: AgentRun, change: RunStatusChange): Mutation['event'] {
   return {
     type: 'run-status',
     runId: run.id,
@@ -130,26 +130,49 @@ export function reduceCreateRun(
     updatedAt: iso(now),
   };
   return {
-    record: { run, assistant: null, lease: null, operations: { step: 0, ids: [] } },
+    record: {
+      run,
+      assistant: null,
+      lease: null,
+      operations: { step: 0, ids: [] },
+      takeovers: 0,
+    },
     event: statusEvent(run, 'created'),
   };
+}
+
+/** True when the record holds a lease that ran out by `now` (its owner went silent). */
+export function leaseExpired(record: StoredRun, now: Date): boolean {
+  return record.lease !== null && Date.parse(record.lease.expiresAt) <= now.getTime();
 }
 
 /**
  * Grants `owner` a lease and a new fencing token. Another owner acquires only after the
  * current lease expired; the same owner may re-acquire at any time (a new token fences its
- * own older executions too).
+ * own older executions too). An acquisition that replaces an expired lease is a takeover and
+ * is counted (`takeovers`); one of a run nobody leases (queued, paused) is not.
+ *
+ * `takeover: true` (the recovery loop) acquires only a run whose lease expired: a run paused
+ * without a lease is `run-not-leased`, a live lease `lease-held`.
  */
 export function reduceAcquireRun(
   record: StoredRun,
-  input: { owner: string; leaseMs: number },
+  input: { owner: string; leaseMs: number; takeover?: boolean },
   now: Date,
 ): Mutation {
   const { run, lease } = record;
   if (isTerminalStatus(run.status)) {
     throw new InvalidTransitionError(run.id, 'run-ended', `the run already ended ${run.status}`);
   }
-  if (lease && lease.owner !== input.owner && Date.parse(lease.expiresAt) > now.getTime()) {
+  const expired = leaseExpired(record, now);
+  if (input.takeover && lease === null) {
+    throw new InvalidTransitionError(
+      run.id,
+      'run-not-leased',
+      'nobody leases the run (queued or paused): there is nothing to take over',
+    );
+  }
+  if (lease && !expired && (input.takeover || lease.owner !== input.owner)) {
     throw new FencingError(run.id, 'lease-held', {
       owner: input.owner,
       currentOwner: run.owner,
@@ -167,6 +190,7 @@ export function reduceAcquireRun(
     expiresAt: leaseUntil(now, input.leaseMs),
   };
   next.run.leaseExpiresAt = next.lease.expiresAt;
+  if (expired) next.takeovers = record.takeovers + 1;
   return { record: next, event: statusEvent(next.run, 'acquired') };
 }
 
@@ -180,6 +204,19 @@ export function reduceRenewLease(record: StoredRun, guard: OwnerGuard, now: Date
   checkRunning(record);
   const next = advance(record, now, {});
   return { record: next, event: statusEvent(next.run, 'lease-renewed') };
+}
+
+/**
+ * Releases the owner's lease: `lease` and `run.leaseExpiresAt` become null, the owner and its
+ * fencing token stay. What an execution pausing for tool approvals writes — a paused run has
+ * no live owner whose silence could mean a crash, so it is neither shown stalled nor taken
+ * over by recovery, and whoever resumes it acquires it at once.
+ */
+export function reduceReleaseLease(record: StoredRun, guard: OwnerGuard, now: Date): Mutation {
+  checkGuard(record, guard);
+  checkRunning(record);
+  const next = advance({ ...record, lease: null }, now, {});
+  return { record: next, event: statusEvent(next.run, 'lease-released') };
 }
 
 /**
@@ -260,15 +297,29 @@ export function reduceRecordRunOperation(
   };
 }
 
-/** Stores this run's assistant message (never the whole conversation) at the new revision. */
+function checkAssistantWrite(record: StoredRun, guard: OwnerGuard, messageId: string): void {
+  checkGuard(record, guard);
+  checkRunning(record);
+  const current = record.assistant?.messageId;
+  if (current !== undefined && current !== messageId) {
+    throw new InvalidTransitionError(
+      record.run.id,
+      'message-id-changed',
+      `the run's assistant message is ${current}, not ${messageId}`,
+    );
+  }
+}
+
+/**
+ * Consolidates this run's assistant message (never the whole conversation): the whole message
+ * at the new revision, in its `assistant-checkpoint` event. The record keeps only a pointer.
+ */
 export function reduceSaveAssistantCheckpoint(
   record: StoredRun,
   guard: OwnerGuard,
   message: UIMessage,
   now: Date,
 ): Mutation {
-  checkGuard(record, guard);
-  checkRunning(record);
   const runId = record.run.id;
   if (message.role !== 'assistant') {
     throw new InvalidTransitionError(
@@ -277,26 +328,71 @@ export function reduceSaveAssistantCheckpoint(
       'a checkpoint holds the assistant message',
     );
   }
-  if (record.assistant && record.assistant.message.id !== message.id) {
-    throw new InvalidTransitionError(
-      runId,
-      'message-id-changed',
-      `the run's assistant message is ${record.assistant.message.id}, not ${message.id}`,
-    );
-  }
+  checkAssistantWrite(record, guard, message.id);
   const next = advance(record, now, {});
-  next.assistant = { message, revision: next.run.revision };
+  const revision = next.run.revision;
+  next.assistant = { messageId: message.id, revision, consolidatedRevision: revision };
   return {
     record: next,
     event: {
       type: 'assistant-checkpoint',
       runId,
-      revision: next.run.revision,
+      revision,
       at: next.run.updatedAt,
       leaseExpiresAt: next.run.leaseExpiresAt,
-      checkpoint: next.assistant,
+      checkpoint: { message, revision },
     },
   };
+}
+
+/** What an append names: the message it extends, the write it builds on and its chunks. */
+export interface AssistantAppend {
+  messageId: string;
+  /** The revision of the assistant write it extends (0: none); must be the record's last one. */
+  baseRevision: number;
+  chunks: readonly UIMessageChunk[];
+}
+
+/**
+ * Appends UI message chunks to this run's assistant message: what a checkpoint batch added
+ * since the previous assistant write, which it must name (`baseRevision`), so an append never
+ * lands on a message state it was not cut from. The event is validated (at least one chunk,
+ * every chunk a `UIMessageChunk`); the record only moves its pointer.
+ */
+export function reduceAppendAssistant(
+  record: StoredRun,
+  guard: OwnerGuard,
+  append: AssistantAppend,
+  now: Date,
+): Mutation {
+  checkAssistantWrite(record, guard, append.messageId);
+  const runId = record.run.id;
+  const base = record.assistant?.revision ?? 0;
+  if (append.baseRevision !== base) {
+    throw new InvalidTransitionError(
+      runId,
+      'append-base-changed',
+      `the append extends revision ${append.baseRevision}, the last assistant write is ${base}`,
+    );
+  }
+  const next = advance(record, now, {});
+  const revision = next.run.revision;
+  const event = parseAssistantAppendEvent({
+    type: 'assistant-append',
+    runId,
+    revision,
+    at: next.run.updatedAt,
+    leaseExpiresAt: next.run.leaseExpiresAt,
+    messageId: append.messageId,
+    baseRevision: base,
+    chunks: [...append.chunks],
+  });
+  next.assistant = {
+    messageId: append.messageId,
+    revision,
+    consolidatedRevision: record.assistant?.consolidatedRevision ?? 0,
+  };
+  return { record: next, event };
 }
 
 function sameTerminal(run: AgentRun, terminal: TerminalCommit): boolean {

@@ -1,9 +1,4 @@
-import {
-  AgentRunSchema,
-  AssistantCheckpointSchema,
-  type DurableRunEvent,
-  TimestampSchema,
-} from '@runlight/protocol';
+import { AgentRunSchema, type DurableRunEvent, TimestampSchema } from '@runlight/protocol';
 import { z } from 'zod';
 
 /** The lease of the current owner; renewed by every successful owned mutation. */
@@ -26,7 +21,38 @@ export const OperationCursorSchema = z.strictObject({
 });
 export type OperationCursor = z.infer<typeof OperationCursorSchema>;
 
-/** A record stored before the cursor and the lease field existed, upgraded on read. */
+/**
+ * Where the run's assistant message stands — a pointer, never the message, so the record a
+ * compare-and-set writes stays small however long the answer grows. `revision` is the last
+ * assistant write (an `assistant-checkpoint` or `assistant-append` event; the `baseRevision` of
+ * the live deltas after it); `consolidatedRevision` the last `assistant-checkpoint`, whose
+ * event holds the whole message (0: none — the appends build on an empty message). The message
+ * is materialised on read from that checkpoint plus the appends after it, up to `revision`.
+ */
+export const AssistantPointerSchema = z
+  .strictObject({
+    messageId: z.string().min(1),
+    revision: z.number().int().min(1),
+    consolidatedRevision: z.number().int().min(0),
+  })
+  .refine((pointer) => pointer.consolidatedRevision <= pointer.revision, {
+    path: ['consolidatedRevision'],
+    message: 'must not be newer than revision',
+  });
+export type AssistantPointer = z.infer<typeof AssistantPointerSchema>;
+
+/** A legacy `assistant: { message, revision }` checkpoint: its event holds the same message. */
+function upgradeLegacyAssistant(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('message' in value)) return value;
+  const { message, revision } = value as { message?: { id?: unknown }; revision?: unknown };
+  return { messageId: message?.id, revision, consolidatedRevision: revision };
+}
+
+/**
+ * A record stored before the cursor, the lease field, the assistant pointer and the takeover
+ * count existed,
+ * upgraded on read.
+ */
 function upgradeLegacyRecord(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
@@ -41,6 +67,8 @@ function upgradeLegacyRecord(value: unknown): unknown {
     };
     delete upgraded.operationIds;
   }
+  if ('assistant' in record) upgraded.assistant = upgradeLegacyAssistant(record.assistant);
+  if (!('takeovers' in record)) upgraded.takeovers = 0;
   const run = record.run;
   if (typeof run === 'object' && run !== null && !('leaseExpiresAt' in run)) {
     const lease = record.lease as { expiresAt?: unknown } | null | undefined;
@@ -50,19 +78,26 @@ function upgradeLegacyRecord(value: unknown): unknown {
 }
 
 /**
- * What a driver stores per run: the public `AgentRun`, its assistant checkpoint, and the
- * bookkeeping the reducer needs but clients do not (the lease, the operation-id cursor).
- * Records written by earlier versions (an `operationIds` list, no `run.leaseExpiresAt`) are
- * upgraded when parsed.
+ * What a driver stores per run: the public `AgentRun`, the pointer to its assistant message,
+ * and the bookkeeping the reducer needs but clients do not (the lease, the operation-id
+ * cursor, the takeover count). Records written by earlier versions (an `operationIds` list, no
+ * `run.leaseExpiresAt`, a whole assistant checkpoint inside, no `takeovers`) are upgraded when
+ * parsed.
  */
 export const StoredRunSchema = z
   .preprocess(
     upgradeLegacyRecord,
     z.strictObject({
       run: AgentRunSchema,
-      assistant: AssistantCheckpointSchema.nullable(),
+      assistant: AssistantPointerSchema.nullable(),
       lease: LeaseSchema.nullable(),
       operations: OperationCursorSchema,
+      /**
+       * How many times the run was acquired from an owner whose lease had expired (a crashed or
+       * silent worker). The recovery loop ends a run taken over more than its `maxAttempts`
+       * (a poison run) instead of resuming it again. Records stored before it existed: 0.
+       */
+      takeovers: z.number().int().min(0),
     }),
   )
   .refine(

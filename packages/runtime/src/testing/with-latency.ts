@@ -47,5 +47,6 @@ export function withLatency(
     compareAndSet: (runId, expected, next, events) =>
       later(() => driver.compareAndSet(runId, expected, next, events)),
     readEvents: (runId, after) => later(() => driver.readEvents(runId, after)),
+    findExpiredRuns: (query) => later(() => driver.findExpiredRuns(query)),
   };
 }

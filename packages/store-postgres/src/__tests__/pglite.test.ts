@@ -2,6 +2,7 @@ import { afterAll, describe } from 'vitest';
 import { conformanceTests } from './driver-conformance.suite';
 import { driverTests } from './postgres-driver.suite';
 import { busTests } from './postgres-event-bus.suite';
+import { recoveryTests } from './recovery.suite';
 import { openPglite, sharedDatabase } from './test-databases';
 import { twoInstanceTests } from './two-instances.suite';
 
@@ -11,6 +12,7 @@ describe('on PGlite (in-process PostgreSQL)', () => {
   afterAll(() => database.close());
   describe('createPostgresDriver', () => driverTests(database.open));
   describe('driver conformance', () => conformanceTests('pglite', database.open));
+  describe('run recovery', () => recoveryTests('pglite', database.open));
   describe('createPostgresEventBus', () => busTests(database.open));
   describe('two instances over one database', () => twoInstanceTests(database.open));
 });

@@ -7,6 +7,7 @@ import {
   type StoredRun,
   StoreRecordError,
 } from '@runlight/runtime';
+import { measureLongAnswer } from '@runlight/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';
@@ -150,27 +151,84 @@ export function driverTests(open: () => Promise<TestDatabase>) {
     expect(((await driver.load('run-1')) as StoredRun).run.owner).toBe(`w${winner}`);
   });
 
-  it('keeps the checkpoint row untouched when an operation is recorded', async () => {
+  it('writes the message once, in its event: the run row holds a pointer of a few bytes', async () => {
     const { driver, schema } = await freshDriver();
     const sql = toSqlClient(database.client);
-    const { assistants } = runlightTables({ schema });
-    const rowVersion = async () =>
-      (await sql.query<{ xmin: string }>({ text: `SELECT xmin::text FROM ${assistants}` }))[0]
-        ?.xmin;
+    const { runs, assistants } = runlightTables({ schema });
     const store = createAgentRuntimeStore(driver);
     await store.createRun({ runId: 'run-1' });
     let run = await store.acquireRun('run-1', { owner: 'a', leaseMs: 30_000 });
     const guard = () => ({ owner: 'a', fencingToken: 1, expectedRevision: run.revision });
     run = await store.saveAssistantCheckpoint('run-1', guard(), assistant('x'.repeat(100_000)));
-    const written = await rowVersion();
+    run = await store.appendAssistant('run-1', guard(), {
+      messageId: 'assistant-1',
+      baseRevision: run.revision,
+      chunks: [{ type: 'data-note', data: 'appended' }],
+    });
     run = await store.recordRunOperation('run-1', guard(), started(0));
-    run = await store.recordRunOperation('run-1', guard(), completed(0));
-    expect(await rowVersion()).toBe(written);
-    const snapshot = await store.getSnapshot('run-1');
-    expect(snapshot.assistant).toEqual({ message: assistant('x'.repeat(100_000)), revision: 3 });
-    await store.saveAssistantCheckpoint('run-1', guard(), assistant('shorter'));
-    expect(await rowVersion()).not.toBe(written);
-    expect((await store.getSnapshot('run-1')).assistant?.message).toEqual(assistant('shorter'));
+    const [row] = await sql.query<{ size: number }>({
+      text: `SELECT octet_length(record::text) AS size FROM ${runs}`,
+    });
+    expect(row!.size).toBeLessThan(1_000);
+    expect(await sql.query({ text: `SELECT 1 FROM ${assistants}` })).toEqual([]);
+    expect((await store.getSnapshot('run-1')).assistant).toEqual({
+      message: {
+        ...assistant('x'.repeat(100_000)),
+        parts: [
+          { type: 'text', text: 'x'.repeat(100_000) },
+          { type: 'data-note', data: 'appended' },
+        ],
+      },
+      revision: 4,
+    });
+  });
+
+  it.each([200, 2_000, 20_000])(
+    '%i tokens at the default cadence: assistant bytes ≤ 3× the message, records of fixed size',
+    async (tokens) => {
+      const { driver } = await freshDriver();
+      const { counts, finalBytes } = await measureLongAnswer(driver, tokens);
+      expect(counts.assistantBytes).toBeLessThanOrEqual(3 * finalBytes);
+      expect(counts.bytes).toBeLessThanOrEqual(3 * finalBytes + 1_024 * counts.writes);
+      expect(counts.maxRecordBytes).toBeLessThan(1_024);
+      expect(counts.maxOperationRecordBytes).toBeLessThan(1_024);
+    },
+  );
+
+  it('reads a row written before the assistant pointer (checkpoint in run_assistants) and continues it', async () => {
+    const { driver, schema } = await freshDriver();
+    const sql = toSqlClient(database.client);
+    const { runs, assistants, events } = runlightTables({ schema });
+    const store = createAgentRuntimeStore(driver, { now: clock() });
+    await store.createRun({ runId: 'run-1' });
+    let run = await store.acquireRun('run-1', { owner: 'a', leaseMs: 30_000 });
+    const guard = () => ({ owner: 'a', fencingToken: 1, expectedRevision: run.revision });
+    run = await store.saveAssistantCheckpoint('run-1', guard(), assistant('legacy'));
+    // Rewrite the row as the previous version stored it: no pointer in the record, the
+    // message in run_assistants, `assistant_revision` naming it.
+    const { assistant: _pointer, ...legacy } = (await driver.load('run-1')) as StoredRun;
+    await sql.query({
+      text: `UPDATE ${runs} SET record = $1::json, assistant_revision = 3`,
+      values: [JSON.stringify(legacy)],
+    });
+    await sql.query({
+      text: `INSERT INTO ${assistants} (run_id, revision, message) VALUES ('run-1', 3, $1::json)`,
+      values: [JSON.stringify(assistant('legacy'))],
+    });
+    expect((await sql.query({ text: `SELECT 1 FROM ${events}` })).length).toBe(3);
+    expect((await store.getSnapshot('run-1')).assistant).toEqual({
+      message: assistant('legacy'),
+      revision: 3,
+    });
+    run = await store.appendAssistant('run-1', guard(), {
+      messageId: 'assistant-1',
+      baseRevision: 3,
+      chunks: [{ type: 'data-note', data: 'later' }],
+    });
+    expect((await store.getSnapshot('run-1')).assistant?.message.parts).toEqual([
+      { type: 'text', text: 'legacy' },
+      { type: 'data-note', data: 'later' },
+    ]);
   });
 
   it('fences the old owner after a takeover: its write stores nothing', async () => {

@@ -2,6 +2,7 @@ import { afterAll, describe } from 'vitest';
 import { conformanceTests } from './driver-conformance.suite';
 import { driverTests } from './postgres-driver.suite';
 import { busServerTests, busTests } from './postgres-event-bus.suite';
+import { recoveryTests } from './recovery.suite';
 import { openServer, serverLabel, serverUnavailable, sharedDatabase } from './test-databases';
 import { twoInstanceTests } from './two-instances.suite';
 
@@ -11,6 +12,7 @@ describe.runIf(serverUnavailable === null)(serverLabel, () => {
   afterAll(() => database.close());
   describe('createPostgresDriver', () => driverTests(database.open));
   describe('driver conformance', () => conformanceTests('server', database.open));
+  describe('run recovery', () => recoveryTests('server', database.open));
   describe('createPostgresEventBus', () => busTests(database.open));
   describe('two instances over one database', () => twoInstanceTests(database.open));
   describe('createPostgresEventBus on a pool', () => busServerTests(openServer));

@@ -13,6 +13,10 @@ function fakeHandlers() {
       calls.push(['events', runId]);
       return new Response('events');
     },
+    history: async (_request, runId) => {
+      calls.push(['history', runId]);
+      return new Response('history');
+    },
   };
   return { handlers, calls };
 }

@@ -132,6 +132,7 @@ export function publishingDriver(driver: AgentRuntimeDriver, hub: RunEventHub) {
   const wrapped: AgentRuntimeDriver = {
     load: (runId) => driver.load(runId),
     readEvents: (runId, after) => driver.readEvents(runId, after),
+    findExpiredRuns: (query) => driver.findExpiredRuns(query),
     async compareAndSet(runId, expected, next, events) {
       const written = await driver.compareAndSet(runId, expected, next, events);
       if (written) {
@@ -356,6 +357,16 @@ export class Follower {
         // A client that never missed a live delta shows exactly the new text already.
         if (this.strictText && text !== this.text) {
           throw new Error(`checkpoint "${text}" after text "${this.text}"`);
+        }
+        this.checkpointRevision = event.revision;
+        this.checkpointText = text;
+        this.deltaText = '';
+        this.delta = null;
+      }
+      if (event.type === 'assistant-append') {
+        const text = `${this.checkpointText}${event.chunks.map((chunk) => (chunk.type === 'text-delta' ? chunk.delta : '')).join('')}`;
+        if (this.strictText && text !== this.text) {
+          throw new Error(`append "${text}" after text "${this.text}"`);
         }
         this.checkpointRevision = event.revision;
         this.checkpointText = text;

@@ -1,8 +1,9 @@
-import { parseRunEvent } from '@runlight/protocol';
+import { isAssistantEvent, parseRunEvent } from '@runlight/protocol';
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../../testing/scripted-model';
+import { assembleMessage } from '../assistant-assembler';
 import { harness, user } from './harness';
 
 const weather = tool({
@@ -60,7 +61,7 @@ describe('a 3-step tool run', () => {
     const boundaryTypes = h.events.flatMap((event, index) => {
       if (event.type !== 'run-delta') return [];
       const next = h.events.slice(index + 1).find((later) => later.type !== 'run-operation');
-      return next?.type === 'assistant-checkpoint' ? [event.chunk.type] : [];
+      return next && isAssistantEvent(next) ? [event.chunk.type] : [];
     });
     expect(boundaryTypes).toEqual([
       'tool-input-available',
@@ -71,7 +72,11 @@ describe('a 3-step tool run', () => {
       'finish-step',
       'finish-step',
     ]);
-    const final = h.checkpoints().at(-1)!.checkpoint.message;
+    // The snapshot materialises the appends; it equals the SDK's assembly of every live delta.
+    const final = (await h.store.getSnapshot(h.runId)).assistant!.message;
+    const chunks = h.events.flatMap((event) => (event.type === 'run-delta' ? [event.chunk] : []));
+    const empty = { id: final.id, role: 'assistant' as const, parts: [] };
+    expect(await assembleMessage(empty, chunks)).toEqual(final);
     expect(final.parts.map((part) => part.type)).toEqual([
       'step-start',
       'text',
@@ -81,8 +86,6 @@ describe('a 3-step tool run', () => {
       'step-start',
       'text',
     ]);
-    const snapshot = await h.store.getSnapshot(h.runId);
-    expect(snapshot.assistant?.message).toEqual(final);
   });
 
   it('publishes exactly the durable events the store appended, in order, and only valid events', async () => {

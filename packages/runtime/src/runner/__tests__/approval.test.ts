@@ -1,4 +1,5 @@
 import type { UIMessage } from '@runlight/protocol';
+import { isAssistantEvent } from '@runlight/protocol';
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -41,7 +42,7 @@ const checkpointedAfter = (events: ReturnType<typeof harness>['events']) =>
   events.flatMap((event, index) => {
     if (event.type !== 'run-delta') return [];
     const next = events.slice(index + 1).find((later) => later.type !== 'run-operation');
-    return next?.type === 'assistant-checkpoint' ? [event.chunk.type] : [];
+    return next && isAssistantEvent(next) ? [event.chunk.type] : [];
   });
 
 describe('tool approvals', () => {
@@ -145,13 +146,13 @@ describe('tool approvals', () => {
       h.runtime,
       h.runId,
       (event) =>
-        event.type === 'assistant-checkpoint' &&
-        toolPart(event.checkpoint.message)?.state === 'approval-requested',
+        event.type === 'assistant-append' &&
+        event.chunks.some((chunk) => chunk.type === 'tool-approval-request'),
     );
     const first = h.runtime.startRun(options).done;
-    const event = await requested;
-    if (event.type !== 'assistant-checkpoint') throw new Error('unreachable');
-    const approvalId = toolPart(event.checkpoint.message)!.approval!.id;
+    await requested;
+    const approvalId = toolPart((await h.store.getSnapshot(h.runId)).assistant?.message)!.approval!
+      .id;
     const resumed = h.runtime.resumeRun({
       runId: h.runId,
       approvals: [{ approvalId, approved: true }],

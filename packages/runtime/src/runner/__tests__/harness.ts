@@ -1,4 +1,4 @@
-import type { RunEvent } from '@runlight/protocol';
+import { isAssistantEvent, type RunEvent } from '@runlight/protocol';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver';
 import { createMemoryDriver } from '../../store/memory-driver';
@@ -23,8 +23,8 @@ export function harness(
   const durable = () => events.filter((event) => event.type !== 'run-delta');
   const operations = () =>
     events.flatMap((event) => (event.type === 'run-operation' ? [event.operation] : []));
-  const checkpoints = () =>
-    events.flatMap((event) => (event.type === 'assistant-checkpoint' ? [event] : []));
+  /** Every assistant write: appends and consolidating checkpoints. */
+  const checkpoints = () => events.filter(isAssistantEvent);
   return { runId, store, runtime, events, durable, operations, checkpoints, logs };
 }
 

@@ -67,10 +67,9 @@ describe('cancellation', () => {
       'first-output',
       'cancelled',
     ]);
-    const text = h
-      .checkpoints()
-      .at(-1)
-      ?.checkpoint.message.parts.find((p) => p.type === 'text');
+    const text = (await h.store.getSnapshot(h.runId)).assistant?.message.parts.find(
+      (p) => p.type === 'text',
+    );
     expect(text && 'text' in text ? text.text.length : 0).toBeLessThan(
       'one two three four five six seven'.length,
     );

@@ -11,6 +11,7 @@ function corruptibleMemoryDriver() {
     compareAndSet: (runId, expected, next, events) =>
       raw.has(runId) ? Promise.resolve(false) : inner.compareAndSet(runId, expected, next, events),
     readEvents: (runId, after) => inner.readEvents(runId, after),
+    findExpiredRuns: (query) => inner.findExpiredRuns(query),
   };
   return {
     driver,

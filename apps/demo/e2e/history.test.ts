@@ -1,0 +1,187 @@
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DemoServer, startDemoServer } from '../server/start-demo-server';
+import { launchChromium, PlaygroundPage, type TimelineRow } from './playground-page';
+
+/** `RUNLIGHT_README_SCREENSHOT=1` refreshes the README's picture of the timeline. */
+const README_TIMELINE = fileURLToPath(new URL('../../../docs/run-timeline.png', import.meta.url));
+const SHOT = fileURLToPath(new URL('../.screenshots/run-timeline.png', import.meta.url));
+
+let server: DemoServer;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  server = await startDemoServer({ port: 0, log: () => {}, viteLogLevel: 'warn', watch: false });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+async function openPage(url: string): Promise<PlaygroundPage> {
+  const playground = new PlaygroundPage(await context.newPage());
+  await playground.open(url);
+  return playground;
+}
+
+/** What the waterfall shows that must not depend on when the page connected. */
+const facts = (rows: TimelineRow[]) =>
+  rows.map(({ id, kind, phase, startedAt, firstOutputAt, endedAt, result }) => ({
+    id,
+    kind,
+    phase,
+    startedAt,
+    firstOutputAt,
+    endedAt,
+    result,
+  }));
+
+describe('the run history in a real browser', () => {
+  it('history after reload: finished and mid-run reloads show every operation with the times of a page that watched from the start', async () => {
+    const watcher = await openPage(server.url);
+    const runId = await watcher.start('history-retry');
+    const runUrl = `${server.url}/?run=${runId}`;
+
+    // A second page reloads mid-run, while a later step is under way.
+    const reloader = await openPage(runUrl);
+    await reloader.page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid="timeline"] tr[data-kind="model-request"]')
+          .length >= 3,
+      undefined,
+      { timeout: 30_000, polling: 50 },
+    );
+    await reloader.page.reload();
+    await reloader.waitForActivity('completed', 45_000);
+    await watcher.waitForActivity('completed', 45_000);
+    await reloader.waitForHistory();
+    const watched = facts(await watcher.timeline());
+
+    // Three steps, compaction before each, a failed first attempt that was retried.
+    expect(watched.filter((row) => row.kind === 'compaction')).toHaveLength(3);
+    const requests = watched.filter((row) => row.kind === 'model-request');
+    expect(requests.map((row) => row.phase)).toEqual([
+      'failed',
+      'completed',
+      'completed',
+      'completed',
+    ]);
+    expect(requests[0]?.result).toMatch(/failed.*retried/);
+    expect(watched.every((row) => row.endedAt !== null)).toBe(true);
+
+    expect(facts(await reloader.timeline())).toEqual(watched);
+    await watcher.page.getByTestId('timeline').screenshot({
+      path: process.env.RUNLIGHT_README_SCREENSHOT === '1' ? README_TIMELINE : SHOT,
+    });
+    // And after the run finished.
+    await reloader.page.reload();
+    await reloader.waitForActivity('completed');
+    await reloader.waitForHistory();
+    expect(facts(await reloader.timeline())).toEqual(watched);
+    await reloader.page.close();
+    await watcher.page.close();
+  });
+
+  it('a native EventSource on a finished run stops after the 204; mid-run it resumes with Last-Event-ID and gets each event once', async () => {
+    const playground = await openPage(server.url);
+    const finished = await playground.start('quick-answer');
+    await playground.waitForActivity('completed');
+
+    // Every native EventSource request, with the headers Chromium really sent.
+    let seen: Promise<{ lastEventId: string | undefined; status: number }>[] = [];
+    playground.page.on('response', (response) => {
+      const url = response.url();
+      if (!url.includes('/events') || !url.includes('source=native')) return;
+      seen.push(
+        response
+          .request()
+          .allHeaders()
+          .then((headers) => ({
+            lastEventId: headers['last-event-id'],
+            status: response.status(),
+          })),
+      );
+    });
+    const requests = () => Promise.all(seen);
+
+    const finishedEvents = await playground.page.evaluate(async (runId) => {
+      const source = new EventSource(`/api/runs/${runId}/events?source=native`);
+      const ids: string[] = [];
+      for (const type of [
+        'run-status',
+        'run-operation',
+        'assistant-checkpoint',
+        'assistant-append',
+      ]) {
+        source.addEventListener(type, (event) => ids.push((event as MessageEvent).lastEventId));
+      }
+      // Longer than two of the browser's ~3 s reconnect delays.
+      await new Promise((resolve) => setTimeout(resolve, 7500));
+      const state = source.readyState;
+      source.close();
+      return { ids, state };
+    }, finished);
+    expect(finishedEvents.state).toBe(EventSourceClosed);
+    // The replay, then one reconnect answered 204 — and nothing after it.
+    const onFinished = await requests();
+    expect(onFinished.map((request) => request.status)).toEqual([200, 204]);
+    expect(onFinished[1]?.lastEventId).toBe(finishedEvents.ids.at(-1));
+    expect(new Set(finishedEvents.ids).size).toBe(finishedEvents.ids.length);
+
+    seen = [];
+    server.demo.updateSettings({ tokenMs: 120 });
+    const live = await playground.start('quick-answer');
+    await playground.waitForActivity('streaming');
+    const resumed = playground.page.evaluate(async (runId) => {
+      const source = new EventSource(`/api/runs/${runId}/events?source=native`);
+      const revisions: number[] = [];
+      for (const type of [
+        'run-status',
+        'run-operation',
+        'assistant-checkpoint',
+        'assistant-append',
+      ]) {
+        source.addEventListener(type, (event) =>
+          revisions.push(
+            (JSON.parse((event as MessageEvent).data) as { revision: number }).revision,
+          ),
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const check = setInterval(() => {
+          if (source.readyState === EventSource.CLOSED) {
+            clearInterval(check);
+            resolve();
+          }
+        }, 100);
+        setTimeout(() => {
+          clearInterval(check);
+          resolve();
+        }, 30_000);
+      });
+      source.close();
+      return revisions;
+    }, live);
+    await playground.page.waitForTimeout(800);
+    // The server drops the run's streams: the EventSource reconnects with its Last-Event-ID.
+    await playground.page.getByTestId('drop-connection').click();
+    const revisions = await resumed;
+    server.demo.updateSettings({ tokenMs: 60 });
+    const midRun = await requests();
+    expect(midRun.length).toBeGreaterThanOrEqual(3); // first, resumed after the drop, the 204
+    expect(midRun.slice(1).every((request) => request.lastEventId !== undefined)).toBe(true);
+    expect(midRun.at(-1)?.status).toBe(204);
+    // Each durable event once, in order, with nothing missing.
+    expect(revisions).toEqual(revisions.map((_, index) => (revisions[0] ?? 1) + index));
+    expect(revisions[0]).toBe(1);
+    await playground.page.close();
+  });
+});
+
+const EventSourceClosed = 2;

@@ -1,0 +1,57 @@
+import type { RuntimeLogEntry } from '@runlight/runtime';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DemoServer, startDemoServer } from '../server/start-demo-server';
+import { CRASH_ANSWER } from '../server/worker-crash-scenario';
+import { launchChromium, PlaygroundPage } from './playground-page';
+
+let server: DemoServer;
+let browser: Browser;
+let playground: PlaygroundPage;
+const logs: RuntimeLogEntry[] = [];
+
+beforeAll(async () => {
+  server = await startDemoServer({
+    port: 0,
+    log: (entry) => logs.push(entry),
+    viteLogLevel: 'warn',
+  });
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  playground = new PlaygroundPage(await context.newPage());
+  await playground.open(server.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the playground: a worker crashes mid-answer', () => {
+  it('shows stalled once the lease expires, then streaming again as worker-b recovers, then completed with the whole text', async () => {
+    const runId = await playground.start('worker-crashes');
+    await playground.waitForActivity('streaming');
+    const written = async () =>
+      (await playground.page.getByTestId('message-text').allTextContents()).join('');
+
+    await playground.waitForActivity('stalled', 20_000);
+    expect(await playground.statusText()).toMatch(/worker stopped responding/i);
+    // What worker-a wrote before it died stays on the page, a prefix of the answer.
+    const atStall = await written();
+    expect(atStall.length).toBeGreaterThan(0);
+    expect(CRASH_ANSWER.startsWith(atStall)).toBe(true);
+    // Stalled since the lease expiry, not since the page noticed.
+    const run = await (await playground.page.request.get(`${server.url}/api/runs/${runId}`)).json();
+    expect(await playground.page.getByTestId('since').textContent()).not.toBe('—');
+    expect(run.run.owner).toBe('worker-a');
+
+    await playground.waitForActivity('streaming', 20_000);
+    await playground.waitForActivity('completed', 30_000);
+    expect(await playground.page.getByTestId('owner').textContent()).toBe('worker-b');
+    expect(await written()).toBe(CRASH_ANSWER);
+    const recovered = logs.filter(
+      (entry) => entry.runId === runId && /recovery: recovered/.test(entry.message),
+    );
+    expect(recovered).toHaveLength(1);
+  });
+});

@@ -1,0 +1,92 @@
+import type { RunOperationEvent } from '@runlight/protocol';
+import {
+  modelRequestOperation,
+  operationEvent,
+  RUN_ID,
+  snapshot,
+  statusEvent,
+} from '@runlight/test-utils';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRunlightClient } from '../create-runlight-client';
+import { FakeServer, sse } from './fake-server';
+
+const op = (revision: number, step: number) =>
+  operationEvent(revision, modelRequestOperation('started', { step }));
+
+const settle = async () => {
+  for (let round = 0; round < 10; round++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** The fake run server plus an `/operations` route answering from `log`. */
+function setup(log: RunOperationEvent[], revision: number) {
+  const server = new FakeServer(snapshot(revision));
+  const pages: number[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = new URL(String(input));
+    if (url.pathname.endsWith('/operations')) {
+      const after = Number(url.searchParams.get('after'));
+      pages.push(after);
+      const { revision } = server.snapshot;
+      const operations = log.filter((e) => e.revision > after && e.revision <= revision);
+      return Response.json({
+        runId: RUN_ID,
+        operations,
+        nextAfter: null,
+        revision: server.snapshot.revision,
+      });
+    }
+    return server.fetch(input, init);
+  };
+  const client = createRunlightClient({
+    baseUrl: 'http://runlight.test/api',
+    fetch,
+    random: () => 0,
+  });
+  return { server, pages, client };
+}
+
+describe('RunHistory', () => {
+  it('reads nothing until subscribed, then one page, then follows live events', async () => {
+    const log = [op(2, 0), op(3, 0)];
+    const { server, pages, client } = setup(log, 3);
+    const history = client.history(RUN_ID);
+    const unsubscribeStore = client.run(RUN_ID).subscribe(() => {});
+    cleanups.push(unsubscribeStore);
+    await settle();
+    expect(pages).toEqual([]); // the store alone never reads the history
+
+    cleanups.push(history.subscribe(() => {}));
+    await settle();
+    expect(pages).toEqual([0]);
+    expect(history.getState().operations.map((e) => e.revision)).toEqual([2, 3]);
+
+    server.last.send(sse(op(4, 1)) + sse(op(5, 1)));
+    await settle();
+    expect(history.getState().operations.map((e) => e.revision)).toEqual([2, 3, 4, 5]);
+    expect(pages).toEqual([0]); // live events need no page
+  });
+
+  it('after a reset that skips revisions, reads the hole once; every operation once, in order', async () => {
+    const log = [op(2, 0), op(3, 0), op(5, 1), op(6, 1)];
+    const { server, pages, client } = setup(log, 3);
+    const history = client.history(RUN_ID);
+    cleanups.push(history.subscribe(() => {}));
+    await settle();
+    expect(pages).toEqual([0]);
+    // The server moved on to 6 while the client was cut off; a reset makes it reload.
+    server.snapshot = snapshot(6);
+    server.last.send('event: reset\ndata: {"type":"reset","runId":"run-1","reason":"gone"}\n\n');
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 700)); // the reconnect backoff
+    await settle();
+    server.last.send(sse(statusEvent(7, 'running')));
+    await settle();
+    expect(pages).toEqual([0, 3]);
+    expect(history.getState().operations.map((e) => e.revision)).toEqual([2, 3, 5, 6]);
+  });
+});

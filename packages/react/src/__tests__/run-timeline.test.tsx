@@ -1,0 +1,240 @@
+import { createRunlightClient, type RunlightClient } from '@runlight/client';
+import type { RunOperation, RunOperationEvent } from '@runlight/protocol';
+import { at, compactionOperation, operationEvent, RUN_ID, snapshot } from '@runlight/test-utils';
+import { QueryClient } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildRunTimeline } from '../build-run-timeline';
+import { RunStatus } from '../run-status';
+import { RunTimeline } from '../run-timeline';
+import { RunlightProvider } from '../runlight-provider';
+import { fakeRunServer } from './fake-run-server';
+import { advance, settle, useFakeClock } from './harness';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const request = (
+  step: number,
+  attempt: number,
+  phase: RunOperation['phase'],
+  times: Partial<RunOperation> = {},
+): RunOperation => ({
+  id: `model-request:step-${step}:call:attempt-${attempt}`,
+  kind: 'model-request',
+  phase,
+  step,
+  attempt,
+  startedAt: at(10 * step + attempt),
+  ...times,
+});
+
+/** Step 0: compaction, a failed attempt retried, a second attempt that streams; then a gap. */
+const HISTORY: RunOperationEvent[] = [
+  operationEvent(2, compactionOperation('started', { step: 0, startedAt: at(0) })),
+  operationEvent(
+    3,
+    compactionOperation('completed', { step: 0, startedAt: at(0), endedAt: at(1) }),
+  ),
+  operationEvent(4, request(0, 1, 'started')),
+  operationEvent(5, {
+    ...request(0, 1, 'failed'),
+    endedAt: at(2),
+    failureReason: 'rate_limited',
+    willRetry: true,
+  }),
+  operationEvent(6, { ...request(0, 2, 'started'), requestStartedAt: at(1) }),
+  operationEvent(7, {
+    ...request(0, 2, 'first-output'),
+    requestStartedAt: at(1),
+    firstOutputAt: at(4),
+  }),
+  operationEvent(8, {
+    ...request(0, 2, 'completed'),
+    requestStartedAt: at(1),
+    firstOutputAt: at(4),
+    endedAt: at(6),
+  }),
+  operationEvent(9, request(1, 1, 'started')),
+];
+
+function setup(history: RunOperationEvent[], revision = 9) {
+  const server = fakeRunServer({
+    json: snapshot(revision, { lastOperation: history.at(-1)?.operation ?? null }),
+  });
+  const pages: string[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = String(input);
+    if (url.includes('/operations')) {
+      pages.push(url);
+      const after = Number(new URL(url).searchParams.get('after'));
+      const operations = history.filter((event) => event.revision > after);
+      return Response.json({ runId: RUN_ID, operations, nextAfter: null, revision });
+    }
+    return server.fetch(input, init);
+  };
+  const client: RunlightClient = createRunlightClient({
+    baseUrl: 'http://runlight.test/api',
+    fetch,
+    random: () => 0,
+  });
+  const wrapper = ({ children }: { children?: ReactNode }) => (
+    <RunlightProvider client={client} queryClient={new QueryClient()}>
+      {children}
+    </RunlightProvider>
+  );
+  return { server, pages, wrapper };
+}
+
+describe('buildRunTimeline', () => {
+  it('one span per operation with durations from the server timestamps, gaps between, retries marked', () => {
+    const model = buildRunTimeline(HISTORY);
+    expect(model.origin).toBe(at(0));
+    const spans = model.spans.map((span) => ({
+      kind: span.kind,
+      attempt: span.attempt,
+      phase: span.phase,
+      startMs: span.startMs,
+      waitMs: span.waitMs,
+      streamMs: span.streamMs,
+      retried: span.retried,
+    }));
+    expect(spans).toEqual([
+      {
+        kind: 'compaction',
+        attempt: null,
+        phase: 'completed',
+        startMs: 0,
+        waitMs: 1000,
+        streamMs: null,
+        retried: false,
+      },
+      {
+        kind: 'model-request',
+        attempt: 1,
+        phase: 'failed',
+        startMs: 1000,
+        waitMs: 1000,
+        streamMs: null,
+        retried: true,
+      },
+      {
+        kind: 'model-request',
+        attempt: 2,
+        phase: 'completed',
+        startMs: 2000,
+        waitMs: 2000,
+        streamMs: 2000,
+        retried: false,
+      },
+      {
+        kind: 'model-request',
+        attempt: 1,
+        phase: 'started',
+        startMs: 11_000,
+        waitMs: null,
+        streamMs: null,
+        retried: false,
+      },
+    ]);
+    expect(
+      model.rows
+        .filter((row) => row.type === 'gap')
+        .map((row) => row.type === 'gap' && row.gap.durationMs),
+    ).toEqual([5000]);
+    expect(model.inFlight?.id).toBe(HISTORY.at(-1)!.operation.id);
+    expect(model.endMs).toBe(6000);
+  });
+
+  it('keeps the span objects of unchanged operations (memoised rows skip rendering)', () => {
+    const first = buildRunTimeline(HISTORY.slice(0, 5));
+    const second = buildRunTimeline(HISTORY);
+    expect(second.spans[0]).toBe(first.spans[0]);
+    expect(buildRunTimeline([])).toEqual({
+      origin: null,
+      rows: [],
+      spans: [],
+      endMs: 0,
+      inFlight: null,
+    });
+  });
+
+  it('never shows a negative duration when the clock moved backwards', () => {
+    const model = buildRunTimeline([
+      operationEvent(
+        2,
+        compactionOperation('completed', { step: 0, startedAt: at(5), endedAt: at(3) }),
+      ),
+    ]);
+    expect(model.spans[0]?.totalMs).toBe(0);
+  });
+});
+
+describe('RunTimeline', () => {
+  it('loads the history once and shows every operation as text in a table (not only in colour)', async () => {
+    useFakeClock(at(12));
+    const { pages, wrapper } = setup(HISTORY);
+    render(<RunTimeline runId={RUN_ID} />, { wrapper });
+    await settle();
+    const table = screen.getByRole('table', { name: /where the run spent its time/i });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual([
+      'Compaction',
+      'Model request',
+      'Model request, attempt 2',
+      'Between operations',
+      'Model request',
+    ]);
+    expect(rows[0]?.textContent).toContain('completed (compacted)');
+    expect(rows[1]?.textContent).toContain('failed (rate limited) — retried');
+    expect(rows[2]?.textContent).toContain('2.0 s'); // wait and streaming from the records
+    expect(pages).toHaveLength(1);
+    // The picture is decoration: every bar cell is hidden from assistive technology.
+    for (const cell of table.querySelectorAll('[data-runlight-part="bar"]')) {
+      expect(cell.getAttribute('aria-hidden')).toBe('true');
+    }
+  });
+
+  it('grows the bar of the operation in flight with the clock', async () => {
+    useFakeClock(at(12));
+    const { wrapper } = setup(HISTORY);
+    const { container } = render(<RunTimeline runId={RUN_ID} />, { wrapper });
+    await settle();
+    const running = () =>
+      container.querySelector('tr[data-in-flight] [data-runlight-part="total-text"]')?.textContent;
+    const before = running();
+    expect(before).toMatch(/so far/);
+    await advance(2000);
+    expect(running()).not.toBe(before);
+    const total = () =>
+      Number(
+        (container.firstElementChild as HTMLElement | null)?.style.getPropertyValue('--rl-total'),
+      );
+    expect(total()).toBeGreaterThan(12_000);
+  });
+
+  it('headless: the render prop receives the model', async () => {
+    useFakeClock(at(12));
+    const { wrapper } = setup(HISTORY);
+    render(
+      <RunTimeline runId={RUN_ID}>{(model) => <p>{model.spans.length} operations</p>}</RunTimeline>,
+      {
+        wrapper,
+      },
+    );
+    await settle();
+    expect(screen.getByText('4 operations')).toBeTruthy();
+  });
+
+  it('a status indicator alone never reads the history', async () => {
+    useFakeClock(at(12));
+    const { pages, wrapper } = setup(HISTORY);
+    render(<RunStatus runId={RUN_ID} />, { wrapper });
+    await settle();
+    await advance(1000);
+    expect(pages).toHaveLength(0);
+  });
+});

@@ -1,0 +1,127 @@
+import type { AgentRuntime } from '../runner/agent-runtime';
+import type { RuntimeLogEntry } from '../runner/run-options';
+import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { RecoveryOutcome, ResolveRun } from './take-over-run';
+
+export interface RunRecoveryOptions {
+  /** Where expired leases are looked up (the store the runtime writes to). */
+  store: Pick<AgentRuntimeStore, 'findExpiredRuns'>;
+  /** The runtime that takes the runs over and executes them (its owner name and lease). */
+  runtime: Pick<AgentRuntime, 'recoverRun'>;
+  /** How the application continues a run: model, messages, tools — or nothing to end it. */
+  resolveRun: ResolveRun;
+  /** Pause between two polls. Default 1 s. */
+  intervalMs?: number;
+  /** Takeovers a run may have before it is ended `ownership_lost` as poison. Default 3. */
+  maxAttempts?: number;
+  /** Expired runs taken over per poll, oldest expiry first. Default 32. */
+  batchSize?: number;
+  /** The server log (takeovers, failed polls). Default `console.error` for errors only. */
+  onLog?: (entry: RuntimeLogEntry) => void;
+}
+
+/** A recovery loop; `tick()` is one poll, for tests and for callers with their own schedule. */
+export interface RunRecovery {
+  /** Polls every `intervalMs` until `stop()` (the timer never keeps the process alive). */
+  start(): void;
+  /** Stops polling; resolves once a poll in progress has decided its takeovers. */
+  stop(): Promise<void>;
+  /** One poll: takes over up to `batchSize` expired runs and resolves with their outcomes. */
+  tick(): Promise<RecoveryOutcome[]>;
+}
+
+const defaultLog = (entry: RuntimeLogEntry) => {
+  if (entry.level === 'error') console.error(`[runlight] recovery: ${entry.message}`, entry.error);
+};
+
+/**
+ * The sweeper that finishes runs whose worker died. Each poll asks the store for runs whose
+ * lease expired (oldest first, at most `batchSize`) and has the runtime take each one over:
+ * the acquire compare-and-set lets exactly one of competing recoverers win; the winner records
+ * the dead owner's in-flight operation failed and resumes the run from its last checkpoint with
+ * what `resolveRun(run)` returns — or ends it `ownership_lost` when that is nothing, or when
+ * the run has been taken over more than `maxAttempts` times (a poison run that kills every
+ * worker it lands on). Polls never overlap; the batch's takeovers run concurrently.
+ *
+ * @example
+ * const recovery = createRunRecovery({
+ *   store,
+ *   runtime,
+ *   resolveRun: async (run) => {
+ *     const chat = await db.chatOfRun(run.id);
+ *     return chat && { model: openai('gpt-5'), messages: chat.messages, tools };
+ *   },
+ * });
+ * recovery.start();
+ * process.on('SIGTERM', () => void recovery.stop());
+ */
+export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
+  const { store, runtime, resolveRun } = options;
+  const intervalMs = options.intervalMs ?? 1_000;
+  const maxAttempts = options.maxAttempts ?? 3;
+  const batchSize = options.batchSize ?? 32;
+  const log = options.onLog ?? defaultLog;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  let current: Promise<RecoveryOutcome[]> | null = null;
+
+  async function poll(): Promise<RecoveryOutcome[]> {
+    const expired = await store.findExpiredRuns({ limit: batchSize });
+    return Promise.all(
+      expired.map(async ({ runId }): Promise<RecoveryOutcome> => {
+        try {
+          const handle = runtime.recoverRun({ runId, resolveRun, maxAttempts });
+          // The execution's end is the runtime's business (a result, never a rejection).
+          handle.done.catch(() => {});
+          const outcome = await handle.outcome;
+          if (outcome.result !== 'skipped') {
+            log({
+              level: 'info',
+              runId,
+              message: `recovery: ${outcome.result}${outcome.reason ? ` (${outcome.reason})` : ''}`,
+            });
+          }
+          return outcome;
+        } catch (error) {
+          log({ level: 'error', runId, message: 'The run could not be taken over', error });
+          return { runId, result: 'skipped' };
+        }
+      }),
+    );
+  }
+
+  function tick(): Promise<RecoveryOutcome[]> {
+    // Polls never overlap: a tick during a poll shares its result.
+    current ??= poll().finally(() => {
+      current = null;
+    });
+    return current;
+  }
+
+  function schedule(): void {
+    if (!running) return;
+    timer = setTimeout(() => {
+      tick()
+        .catch((error) =>
+          log({ level: 'error', runId: '-', message: 'The expired-lease poll failed', error }),
+        )
+        .finally(schedule);
+    }, intervalMs);
+    timer.unref?.();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      schedule();
+    },
+    async stop() {
+      running = false;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await current?.catch(() => {});
+    },
+    tick,
+  };
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from 'tsdown';
+import { libraryConfig } from '../../scripts/tsdown-library';
+
+export default defineConfig(
+  libraryConfig({
+    entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+    platform: 'node',
+  }),
+);

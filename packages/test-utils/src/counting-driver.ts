@@ -1,0 +1,93 @@
+import type { DurableRunEvent } from '@runlight/protocol';
+import {
+  type AgentRuntimeDriver,
+  type AgentRuntimeStore,
+  createAgentRuntime,
+  createAgentRuntimeStore,
+} from '@runlight/runtime';
+import { scriptedModel } from '@runlight/runtime/testing';
+
+/** What a counting driver saw: every written compare-and-set, as JSON bytes. */
+export interface WriteCounts {
+  writes: number;
+  /** Records plus events, as JSON. */
+  bytes: number;
+  /** The records alone. */
+  recordBytes: number;
+  /** The largest record written. */
+  maxRecordBytes: number;
+  /** The largest record written by an operation mutation (`run-operation`). */
+  maxOperationRecordBytes: number;
+  /** The assistant events (appends and consolidations), whole. */
+  assistantBytes: number;
+}
+
+/** A driver that counts the JSON bytes of every record and event passed to `inner`. */
+export function countingDriver(inner: AgentRuntimeDriver): {
+  driver: AgentRuntimeDriver;
+  counts: WriteCounts;
+} {
+  const counts: WriteCounts = {
+    writes: 0,
+    bytes: 0,
+    recordBytes: 0,
+    maxRecordBytes: 0,
+    maxOperationRecordBytes: 0,
+    assistantBytes: 0,
+  };
+  const driver: AgentRuntimeDriver = {
+    load: (runId) => inner.load(runId),
+    readEvents: (runId, after) => inner.readEvents(runId, after),
+    findExpiredRuns: (options) => inner.findExpiredRuns(options),
+    async compareAndSet(runId, expected, next, events: readonly DurableRunEvent[]) {
+      const written = await inner.compareAndSet(runId, expected, next, events);
+      if (!written) return false;
+      const record = JSON.stringify(next).length;
+      counts.writes++;
+      counts.recordBytes += record;
+      counts.maxRecordBytes = Math.max(counts.maxRecordBytes, record);
+      counts.bytes += record;
+      for (const event of events) {
+        const bytes = JSON.stringify(event).length;
+        counts.bytes += bytes;
+        if (event.type === 'assistant-append' || event.type === 'assistant-checkpoint') {
+          counts.assistantBytes += bytes;
+        }
+        if (event.type === 'run-operation') {
+          counts.maxOperationRecordBytes = Math.max(counts.maxOperationRecordBytes, record);
+        }
+      }
+      return true;
+    },
+  };
+  return { driver, counts };
+}
+
+/** `count` word tokens (`word<i> `, ~8 bytes each), the scripted model's unit. */
+export const wordTokens = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, i) => `word${from + i} `);
+
+/**
+ * Runs one answer of `tokens` word tokens (a tenth of them reasoning) through a runtime at the
+ * default cadence over `driver`, counting every byte passed to it.
+ */
+export async function measureLongAnswer(
+  driver: AgentRuntimeDriver,
+  tokens: number,
+  runId = `long-${tokens}`,
+): Promise<{ counts: WriteCounts; finalBytes: number; store: AgentRuntimeStore }> {
+  const counting = countingDriver(driver);
+  const store = createAgentRuntimeStore(counting.driver);
+  const runtime = createAgentRuntime({ store, owner: 'worker-a', onLog: () => {} });
+  const reasoning = Math.floor(tokens / 10);
+  const run = await runtime.startRun({
+    runId,
+    model: scriptedModel([
+      { reasoning: wordTokens(reasoning), text: wordTokens(tokens - reasoning, reasoning) },
+    ]),
+    messages: [{ role: 'user', content: 'Go' }],
+  }).done;
+  if (run.status !== 'completed') throw new Error(`run ${runId} ended ${run.status}`);
+  const message = (await store.getSnapshot(runId)).assistant?.message;
+  return { counts: counting.counts, finalBytes: JSON.stringify(message).length, store };
+}

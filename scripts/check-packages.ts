@@ -1,0 +1,337 @@
+/**
+ * `pnpm test:packages`: the published packages as a new user gets them. Builds every package
+ * once, packs each (`pnpm pack`, which rewrites `workspace:` ranges and applies
+ * `publishConfig`), runs publint and attw on every tarball, then installs the tarballs with npm
+ * from the registry into a scratch folder outside the workspace and runs the consumer checks:
+ * plain Node ESM, TypeScript (NodeNext and Bundler, strict + exactOptionalPropertyTypes), a
+ * Vite build, and a Next.js App Router `next build` + `next start` answering a page, a
+ * snapshot and an SSE stream.
+ *
+ * The scratch folder (`$RUNLIGHT_CONSUMER_DIR`, default `<tmpdir>/runlight-consumer-checks`)
+ * keeps its node_modules between runs; only the Runlight tarballs are installed afresh.
+ * `--skip-build` reuses `dist/`; `--only=node,typescript,vite,next` picks consumer checks.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TEMPLATES = join(ROOT, 'scripts', 'consumers');
+const PUBLISHED = ['protocol', 'runtime', 'client', 'react', 'store-postgres'] as const;
+const SCRATCH = process.env.RUNLIGHT_CONSUMER_DIR ?? join(tmpdir(), 'runlight-consumer-checks');
+const TARBALLS = join(SCRATCH, 'tarballs');
+
+/** What a new app installs beside Runlight: the peers (newest in range) and its tools. */
+const CONSUMER_DEPENDENCIES: Record<string, string> = {
+  react: '^19.0.0',
+  'react-dom': '^19.0.0',
+  '@tanstack/react-query': '^5.108.4',
+  ai: '^7.0.173',
+  zod: '^4.6.7',
+  hono: '^4.13.0',
+  next: '16.4.6',
+  vite: '8.3.8',
+  '@vitejs/plugin-react': '5.2.0',
+  typescript: '5.9.3',
+  '@types/node': '^20.19.0',
+  '@types/react': '^19.0.0',
+  '@types/react-dom': '^19.0.0',
+};
+
+const args = process.argv.slice(2);
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const wants = (check: string) => only === undefined || only.includes(check);
+const timings: [string, number][] = [];
+
+async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  process.stdout.write(`▸ ${name}\n`);
+  try {
+    return await work();
+  } finally {
+    const seconds = (performance.now() - started) / 1000;
+    timings.push([name, seconds]);
+    process.stdout.write(`  ${name}: ${seconds.toFixed(1)} s\n`);
+  }
+}
+
+/** Runs a command; on failure prints its output and throws. */
+async function sh(command: string, commandArgs: string[], cwd: string, env: object = {}) {
+  try {
+    return await run(command, commandArgs, {
+      cwd,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    process.stderr.write(`${failed.stdout ?? ''}${failed.stderr ?? ''}`);
+    throw new Error(`${command} ${commandArgs.join(' ')} failed in ${cwd}`);
+  }
+}
+
+const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+const scratchBin = (name: string) => join(SCRATCH, 'node_modules', '.bin', name);
+
+async function pack(): Promise<Map<string, string>> {
+  await rm(TARBALLS, { recursive: true, force: true });
+  await mkdir(TARBALLS, { recursive: true });
+  const tarballs = new Map<string, string>();
+  for (const name of PUBLISHED) {
+    await sh('pnpm', ['pack', '--pack-destination', TARBALLS], join(ROOT, 'packages', name));
+  }
+  for (const file of await readdir(TARBALLS)) {
+    const name = PUBLISHED.find((candidate) => file === `runlight-${candidate}-0.1.0.tgz`);
+    if (name === undefined) throw new Error(`unexpected tarball ${file}`);
+    tarballs.set(`@runlight/${name}`, join(TARBALLS, file));
+  }
+  return tarballs;
+}
+
+/** What must not be in a tarball: tests, benches, sources, configs. */
+async function checkContents(tarball: string): Promise<void> {
+  const { stdout } = await sh('tar', ['tzf', tarball], SCRATCH);
+  const files = stdout.trim().split('\n');
+  const stray = files.filter(
+    (file) =>
+      !/^package\/(dist\/.+\.(js|d\.ts)|package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(
+        file,
+      ),
+  );
+  if (stray.length > 0) throw new Error(`${tarball} ships ${stray.join(', ')}`);
+  for (const needed of ['package/package.json', 'package/LICENSE', 'package/dist/index.js']) {
+    if (!files.includes(needed)) throw new Error(`${tarball} lacks ${needed}`);
+  }
+}
+
+async function lint(tarballs: Map<string, string>): Promise<void> {
+  for (const [name, tarball] of tarballs) {
+    await checkContents(tarball);
+    const publint = await sh(bin('publint'), ['run', tarball, '--strict'], ROOT);
+    if (!/All good/.test(publint.stdout)) throw new Error(`publint on ${name}:\n${publint.stdout}`);
+    // ESM-only packages: attw ignores CommonJS `require` resolution, everything else must pass.
+    await sh(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped'], ROOT);
+  }
+}
+
+async function install(tarballs: Map<string, string>): Promise<void> {
+  const runlight = Object.fromEntries(
+    [...tarballs].map(([name, tarball]) => [name, `file:${tarball}`]),
+  );
+  const manifest = {
+    name: 'runlight-consumer-checks',
+    private: true,
+    type: 'module',
+    dependencies: { ...runlight, ...CONSUMER_DEPENDENCIES },
+    // A tarball's own `@runlight/*` ranges (`^0.1.0`) resolve to the local tarballs, not the
+    // registry.
+    overrides: Object.fromEntries(Object.keys(runlight).map((name) => [name, `$${name}`])),
+  };
+  await writeFile(join(SCRATCH, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // The tarballs change every build: drop them (and the lock that pins their hashes) and let
+  // npm install them again; everything else stays from the previous run.
+  await rm(join(SCRATCH, 'node_modules', '@runlight'), { recursive: true, force: true });
+  await rm(join(SCRATCH, 'package-lock.json'), { force: true });
+  await sh(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+    SCRATCH,
+  );
+  const react = await readFile(
+    join(SCRATCH, 'node_modules', '@runlight', 'react', 'dist', 'index.js'),
+    'utf8',
+  );
+  if (!/^["']use client["'];/.test(react)) {
+    throw new Error("@runlight/react's dist/index.js does not start with 'use client'");
+  }
+  const server = await readFile(
+    join(SCRATCH, 'node_modules', '@runlight', 'react', 'dist', 'server.js'),
+    'utf8',
+  );
+  if (/["']use client["']/.test(server)) {
+    throw new Error("@runlight/react's dist/server.js must not be a client module");
+  }
+}
+
+async function copyTemplate(name: string): Promise<string> {
+  const target = join(SCRATCH, name);
+  for (const leftover of ['.next', 'dist', 'src', 'app', 'lib']) {
+    await rm(join(target, leftover), { recursive: true, force: true });
+  }
+  await cp(join(TEMPLATES, name), target, { recursive: true });
+  return target;
+}
+
+/**
+ * `tsc` with `skipLibCheck: false`, so Runlight's own declarations are checked under the
+ * consumer's options. Errors inside other packages' declarations (`ai`, PGlite: theirs under
+ * `exactOptionalPropertyTypes`) are counted and shown, not failed on; any error in the usage
+ * file or in `node_modules/@runlight` fails.
+ */
+async function typecheck(cwd: string, config: string): Promise<void> {
+  const output = await new Promise<string>((resolve) => {
+    execFile(scratchBin('tsc'), ['-p', config, '--pretty', 'false'], { cwd }, (_error, stdout) =>
+      resolve(stdout),
+    );
+  });
+  const errors = output.split('\n').filter((line) => / error TS\d+:/.test(line));
+  const ours = errors.filter(
+    (line) => !line.includes('node_modules/') || line.includes('node_modules/@runlight/'),
+  );
+  if (ours.length > 0 || (errors.length === 0 && output.trim() !== '')) {
+    throw new Error(`tsc -p ${config}:\n${ours.length > 0 ? ours.join('\n') : output}`);
+  }
+  const theirs = new Set(errors.map((line) => line.replace(/\(.*$/, '')));
+  console.log(
+    `  ${config}: no errors in Runlight or the usage file` +
+      (errors.length === 0 ? '' : `; ${errors.length} in ${[...theirs].join(', ')}`),
+  );
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function checkNextServer(cwd: string): Promise<void> {
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [join(SCRATCH, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port)],
+    {
+      cwd,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  server.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  server.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => (await fetch(origin)).ok, 60_000);
+    const page = await (await fetch(origin)).text();
+    if (!page.includes('data-runlight="status"')) throw new Error('the page has no RunStatus');
+    if (!page.includes('data-query-key="runlight/run/next-run"')) {
+      throw new Error('the server component could not call @runlight/react/server');
+    }
+    const start = await fetch(`${origin}/api/start`, {
+      method: 'POST',
+      body: JSON.stringify({ runId: 'next-run' }),
+    });
+    if (start.status !== 202) throw new Error(`POST /api/start answered ${start.status}`);
+    const snapshot = await fetch(`${origin}/api/runs/next-run`);
+    const body = (await snapshot.json()) as { run?: { id?: string } };
+    if (snapshot.status !== 200 || body.run?.id !== 'next-run') {
+      throw new Error(`GET /api/runs/next-run answered ${snapshot.status}`);
+    }
+    // The stream ends after the finished run's terminal event.
+    const events = await fetch(`${origin}/api/runs/next-run/events`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!events.headers.get('content-type')?.startsWith('text/event-stream')) {
+      throw new Error('GET /api/runs/next-run/events is not an event stream');
+    }
+    const stream = await events.text();
+    if (!/"status":"completed"/.test(stream)) {
+      throw new Error(`the event stream did not end with a completed run:\n${stream}`);
+    }
+    const unknown = await fetch(`${origin}/api/runs/missing-run`);
+    if (unknown.status !== 404) throw new Error(`an unknown run answered ${unknown.status}`);
+  } catch (error) {
+    process.stderr.write(output);
+    throw error;
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+async function waitFor(ready: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await ready()) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`not ready after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The README's Next.js files are the ones `next build` checks, verbatim. */
+async function checkReadme(): Promise<void> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  for (const file of ['app/api/runs/[...path]/route.ts', 'lib/runlight.ts']) {
+    const text = await readFile(join(TEMPLATES, 'next', file), 'utf8');
+    if (!readme.includes(text)) throw new Error(`README.md does not show next/${file} as checked`);
+  }
+}
+
+const started = performance.now();
+await checkReadme();
+await mkdir(SCRATCH, { recursive: true });
+if (!args.includes('--skip-build')) {
+  await step('build (tsdown, every published package)', () => sh('pnpm', ['build'], ROOT));
+}
+const tarballs = await step('pnpm pack', pack);
+await step('tarball contents, publint --strict, attw', () => lint(tarballs));
+await step(`npm install the tarballs in ${SCRATCH}`, () => install(tarballs));
+if (wants('node')) {
+  await step('node ESM: every entry point, a run over node:http, Hono', async () => {
+    const cwd = await copyTemplate('node-esm');
+    await sh(process.execPath, ['check.mjs'], cwd);
+  });
+}
+if (wants('typescript')) {
+  await step('TypeScript: NodeNext and Bundler, strict, exactOptionalPropertyTypes', async () => {
+    const cwd = await copyTemplate('typescript');
+    await Promise.all(
+      ['tsconfig.nodenext.json', 'tsconfig.bundler.json'].map((config) => typecheck(cwd, config)),
+    );
+  });
+}
+if (wants('vite')) {
+  await step('Vite: build a page that renders RunStatus', async () => {
+    const cwd = await copyTemplate('vite');
+    await sh(scratchBin('vite'), ['build', '--logLevel', 'warn'], cwd);
+    const assets = await readdir(join(cwd, 'dist', 'assets'));
+    const script = assets.find((file) => file.endsWith('.js'));
+    const bundle = script ? await readFile(join(cwd, 'dist', 'assets', script), 'utf8') : '';
+    if (!bundle.includes('runlight')) throw new Error('the Vite bundle has no Runlight code');
+  });
+}
+if (wants('next')) {
+  const cwd = await step('Next.js 16 App Router: next build', async () => {
+    const cwd = await copyTemplate('next');
+    await sh(
+      process.execPath,
+      [join(SCRATCH, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
+      cwd,
+    );
+    return cwd;
+  });
+  await step('Next.js: next start → page, snapshot, SSE', () => checkNextServer(cwd));
+}
+const total = (performance.now() - started) / 1000;
+console.log(`\npackage checks passed in ${total.toFixed(1)} s`);
+for (const [name, seconds] of timings)
+  console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${name}`);
