@@ -4,5 +4,12 @@ export type { PostgresDriverOptions } from './postgres-driver';
 export { createPostgresDriver } from './postgres-driver';
 export type { PostgresEventBus, PostgresEventBusOptions } from './postgres-event-bus';
 export { createPostgresEventBus } from './postgres-event-bus';
+export type { Gateway, GatewayOptions } from './scale-out/gateway';
+export { startGateway } from './scale-out/gateway';
+export type {
+  PostgresDeployment,
+  PostgresDeploymentOptions,
+} from './scale-out/postgres-deployment';
+export { connectPostgresDeployment } from './scale-out/postgres-deployment';
 export type { PostgresClient, SqlClient, SqlQueryable, SqlStatement } from './sql-client';
 export { toSqlClient } from './sql-client';

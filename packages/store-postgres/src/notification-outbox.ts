@@ -12,11 +12,14 @@ export interface NotificationOutboxOptions {
 }
 
 const SWEEP_EVERY_MS = 60_000;
+/** Payloads sent by one statement (≤ 800 kB of them). */
+const MAX_PAYLOADS_PER_STATEMENT = 100;
 
 /**
  * The sending side of the event bus. Messages leave in the order they were sent: one flush at
  * a time, each packing what accumulated meanwhile into as few NOTIFY payloads as the limit
- * allows (so a fast delta stream costs a round trip per batch, not per delta). A delta too
+ * allows, all sent by one statement (so a fast delta stream costs a round trip per batch, not per
+ * delta or per payload). A delta too
  * large for a payload is written to `run_live_deltas` first and its row id travels instead.
  *
  * A failed NOTIFY is reported and dropped: receivers recover durable events from the event log
@@ -50,8 +53,9 @@ export class NotificationOutbox {
         this.#pending = [];
         const messages: BusMessage[] = [];
         for (const message of batch) messages.push(await this.#fitted(message));
-        for (const payload of encodeNotifications(instanceId, messages, maxPayloadBytes)) {
-          await this.#notify(payload);
+        const payloads = encodeNotifications(instanceId, messages, maxPayloadBytes);
+        for (let at = 0; at < payloads.length; at += MAX_PAYLOADS_PER_STATEMENT) {
+          await this.#notify(payloads.slice(at, at + MAX_PAYLOADS_PER_STATEMENT));
         }
       }
     } finally {
@@ -76,11 +80,19 @@ export class NotificationOutbox {
     }
   }
 
-  async #notify(payload: string): Promise<void> {
+  /**
+   * Sends `payloads` in one statement — one round trip however many there are, so a busy
+   * process (whose every round trip waits a turn of its event loop) keeps up with a fast delta
+   * stream. PostgreSQL evaluates the calls left to right and delivers one transaction's
+   * notifications in the order they were made.
+   */
+  async #notify(payloads: readonly string[]): Promise<void> {
+    if (payloads.length === 0) return;
+    const calls = payloads.map((_, index) => `pg_notify($1, $${index + 2})`).join(', ');
     try {
       await this.#options.sql.query({
-        text: 'SELECT pg_notify($1, $2)',
-        values: [this.#options.channel, payload],
+        text: `SELECT ${calls}`,
+        values: [this.#options.channel, ...payloads],
       });
     } catch (error) {
       this.#options.onError(error);

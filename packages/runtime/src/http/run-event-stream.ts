@@ -12,11 +12,8 @@ import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { isClientGone } from './client-gone';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
-import {
-  SSE_HIGH_WATER_BYTES,
-  type SseBufferBudget,
-  type SseReaderAccount,
-} from './sse-buffer-budget';
+import type { SseBufferBudget, SseReaderAccount } from './sse-buffer-budget';
+import { encodeSse, SseOutput, sseMessageBytes } from './sse-output';
 
 export interface RunEventStreamOptions {
   runId: string;
@@ -40,23 +37,7 @@ export interface RunEventStreamOptions {
 /** The body of an SSE `reset` event (`RunReset` of the protocol): reload the snapshot. */
 export type RunResetEvent = RunReset;
 
-const encoder = new TextEncoder();
-
-/**
- * The JSON of each published event, shared by every stream that sends it, so a delta watched by
- * N clients is serialised once. Published events are never mutated (the hub hands the same
- * object to every listener), which is what makes the cache sound.
- */
-const serialized = new WeakMap<RunEvent, string>();
-
-function jsonOf(event: RunEvent): string {
-  let json = serialized.get(event);
-  if (json === undefined) {
-    json = JSON.stringify(event);
-    serialized.set(event, json);
-  }
-  return json;
-}
+const PING = encodeSse(SSE_PING);
 
 /**
  * One client's SSE stream of one run: the durable events after its cursor from the store's
@@ -77,7 +58,8 @@ function jsonOf(event: RunEvent): string {
 export class RunEventStream {
   readonly readable: ReadableStream<Uint8Array>;
   readonly #options: RunEventStreamOptions;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** Coalesces the messages of one event-loop turn into one write (see `SseOutput`). */
+  readonly #output: SseOutput;
   #unsubscribe: (() => void) | null;
   #heartbeat: ReturnType<typeof setInterval> | null = null;
   #pending: RunEvent[] = [];
@@ -107,16 +89,8 @@ export class RunEventStream {
         maxQueuedBytes: options.maxQueuedBytes,
         idleTimeoutMs: options.idleTimeoutMs ?? Number.POSITIVE_INFINITY,
       }) ?? null;
-    this.readable = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        pull: (controller) => this.#account?.settle(queuedBytes(controller)),
-        cancel: () => this.dispose(),
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: SSE_HIGH_WATER_BYTES }),
-    );
+    this.#output = new SseOutput({ onCancel: () => this.dispose() });
+    this.readable = this.#output.readable;
     this.#unsubscribe = options.source.subscribe(options.runId, (event) => this.#receive(event));
     if (options.signal?.aborted) this.dispose();
     else options.signal?.addEventListener('abort', this.#onAbort);
@@ -304,13 +278,13 @@ export class RunEventStream {
     } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
       this.#terminalRevision = event.revision;
     }
-    this.#write(formatSseMessage(event.type, this.#cursor(), jsonOf(event)));
+    this.#write(sseMessageBytes(event, this.#cursor()));
     this.#finishIfTerminal();
   }
 
   #sendDelta(delta: RunDeltaEvent): void {
-    this.#delta = { baseRevision: delta.baseRevision, seq: delta.seq };
-    this.#write(formatSseMessage('run-delta', this.#cursor(), jsonOf(delta)));
+    this.#delta = delta; // its baseRevision and seq: no object per client and delta
+    this.#write(sseMessageBytes(delta, this.#cursor()));
   }
 
   /** The `RunCursor` text of what was sent so far (as `formatRunCursor`, without an object). */
@@ -329,27 +303,25 @@ export class RunEventStream {
   #reset(reason: string): void {
     const event: RunResetEvent = { type: 'reset', runId: this.#options.runId, reason };
     // No id: the client's Last-Event-ID stays what it really holds.
-    this.#write(formatSseMessage('reset', null, JSON.stringify(event)));
+    this.#write(encodeSse(formatSseMessage('reset', null, JSON.stringify(event))));
     this.#close();
   }
 
   readonly #tick = () => {
-    const idle = this.#account?.check(queuedBytes(this.#controller));
+    const idle = this.#account?.check(this.#output.unreadBytes());
     if (idle) {
       this.#drop(idle);
       return;
     }
-    if (!this.#wroteSinceTick) this.#write(SSE_PING);
+    if (!this.#wroteSinceTick) this.#write(PING);
     this.#wroteSinceTick = false;
   };
 
-  #write(text: string): void {
+  #write(bytes: Uint8Array): void {
     if (this.#closed) return;
-    const controller = this.#controller;
     // A client that stopped reading is dropped rather than buffered without bound (alone, or
     // with the others past the handlers' shared budget); it resumes from its last cursor.
-    const bytes = encoder.encode(text);
-    const queued = queuedBytes(controller);
+    const queued = this.#output.unreadBytes();
     const drop = this.#account
       ? this.#account.beforeWrite(queued, bytes.byteLength)
       : queued > this.#options.maxQueuedBytes
@@ -359,28 +331,20 @@ export class RunEventStream {
       this.#drop(drop);
       return;
     }
-    controller.enqueue(bytes);
+    this.#output.write(bytes);
     this.#wroteSinceTick = true;
   }
 
   /** Ends the stream with an error: the adapter closes the client's socket at once. */
   #drop(reason: string): void {
     this.dispose();
-    try {
-      this.#controller.error(new Error(`Dropped: ${reason}`));
-    } catch {
-      // Already closed.
-    }
+    this.#output.error(new Error(`Dropped: ${reason}`));
   }
 
   #close(): void {
     if (this.#closed) return;
     this.dispose();
-    try {
-      this.#controller.close();
-    } catch {
-      // Already cancelled by the client.
-    }
+    this.#output.close();
   }
 
   #fail(error: unknown): void {
@@ -388,9 +352,4 @@ export class RunEventStream {
     if (!isClientGone(error, this.#options.signal)) this.#options.onError(error);
     this.#close();
   }
-}
-
-/** Bytes waiting in a stream's queue (the high-water mark minus what it still desires). */
-function queuedBytes(controller: ReadableStreamDefaultController<Uint8Array>): number {
-  return SSE_HIGH_WATER_BYTES - (controller.desiredSize ?? 0);
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { setRawRequestTarget } from './request-target';
+import { sseOutputOf } from './sse-output';
 
 /** A Web-standard handler; `null` means "not mine" (see `createRunRouter`). */
 export type WebHandler = (request: Request) => Response | null | Promise<Response | null>;
@@ -67,6 +68,14 @@ export async function writeNodeResponse(target: ServerResponse, response: Respon
   }
   // Headers go out now: an event stream's client must not wait for the first event.
   target.flushHeaders();
+  // A Runlight event stream writes straight to the response, skipping the Web stream hop.
+  const direct = sseOutputOf(response.body)?.attach(target);
+  if (direct) {
+    target.once('close', direct.cancel);
+    await direct.finished;
+    target.off('close', direct.cancel);
+    return;
+  }
   const reader = response.body.getReader();
   const cancel = () => {
     reader.cancel().catch(() => {});

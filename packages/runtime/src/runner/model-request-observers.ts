@@ -90,29 +90,44 @@ export function observeSdkParts(
   stringModel: boolean,
 ) {
   return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
-    transform: async (part, controller) => {
-      if (part.type === 'error') {
-        const own = stop.isOwn(part.error);
-        stop.onStreamError(part.error, () => recorder.inFlightModelRequest());
-        const current = recorder.current;
-        if (current && !isTerminalPhase(current.phase)) {
-          const phase = stop.endPhase();
-          const failure =
-            !own && phase === 'failed' && current.kind === 'model-request'
-              ? { failureReason: modelFailureReason(part.error), willRetry: false }
-              : undefined;
-          await recorder.endOperation(current.id, phase, undefined, failure);
-        }
-      } else if (stringModel && recorder.current?.kind === 'model-request') {
-        const current = recorder.current;
-        if (part.type === 'finish-step') await recorder.endOperation(current.id, 'completed');
-        else if (current.phase === 'started' && isFirstSdkOutput(part)) {
-          await recorder.firstOutput(current.id);
-        }
+    transform: (part, controller) => {
+      // Nothing to record for a concrete model's ordinary parts: no promise per token.
+      if (part.type !== 'error' && !stringModel) {
+        controller.enqueue(part);
+        return;
       }
-      controller.enqueue(part);
+      return observeSdkPart(part, controller, recorder, stop, stringModel);
     },
   });
+}
+
+async function observeSdkPart(
+  part: TextStreamPart<ToolSet>,
+  controller: TransformStreamDefaultController<TextStreamPart<ToolSet>>,
+  recorder: OperationRecorder,
+  stop: ExecutionStop,
+  stringModel: boolean,
+): Promise<void> {
+  if (part.type === 'error') {
+    const own = stop.isOwn(part.error);
+    stop.onStreamError(part.error, () => recorder.inFlightModelRequest());
+    const current = recorder.current;
+    if (current && !isTerminalPhase(current.phase)) {
+      const phase = stop.endPhase();
+      const failure =
+        !own && phase === 'failed' && current.kind === 'model-request'
+          ? { failureReason: modelFailureReason(part.error), willRetry: false }
+          : undefined;
+      await recorder.endOperation(current.id, phase, undefined, failure);
+    }
+  } else if (stringModel && recorder.current?.kind === 'model-request') {
+    const current = recorder.current;
+    if (part.type === 'finish-step') await recorder.endOperation(current.id, 'completed');
+    else if (current.phase === 'started' && isFirstSdkOutput(part)) {
+      await recorder.firstOutput(current.id);
+    }
+  }
+  controller.enqueue(part);
 }
 
 /**

@@ -74,19 +74,46 @@ function abortReason(signal: AbortSignal | undefined): unknown {
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
+  return abortableWaits(signal).wait(ms) ?? Promise.resolve();
+}
+
+/**
+ * The waits of one provider stream, one at a time, all under one abort listener. `wait` returns
+ * undefined when there is nothing to wait for (not aborted, `ms` ≤ 0); `release` removes the
+ * listener once the stream ended.
+ */
+function abortableWaits(signal: AbortSignal | undefined) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let reject: ((reason: unknown) => void) | null = null;
+  let listening = false;
+  const onAbort = () => {
+    clearTimeout(timer);
+    reject?.(abortReason(signal));
+    reject = null;
+  };
+  return {
+    wait(ms: number): Promise<void> | undefined {
+      if (signal?.aborted) return Promise.reject(abortReason(signal));
+      if (ms <= 0) return undefined;
+      if (signal && !listening) {
+        listening = true;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      return new Promise<void>((resolve, fail) => {
+        reject = fail;
+        timer = setTimeout(() => {
+          reject = null;
+          resolve();
+        }, ms);
+      });
+    },
+    release() {
       clearTimeout(timer);
-      reject(abortReason(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+      reject = null;
+      if (listening) signal?.removeEventListener('abort', onAbort);
+      listening = false;
+    },
+  };
 }
 
 /** The content chunks of a step, in order; each is preceded by the step's delay. */
@@ -175,50 +202,71 @@ export function scriptedModel(
       const groups = contentParts(step, index);
       const failAt = typeof step.error?.at === 'number' ? step.error.at : -1;
       const toolCalls = step.toolCalls?.length ?? 0;
+      const waits = abortableWaits(abortSignal);
       let next = 0;
       let started = false;
-      const stream = new ReadableStream<LanguageModelV4StreamPart>({
-        async pull(controller) {
-          try {
-            if (!started) {
-              started = true;
-              controller.enqueue({ type: 'stream-start', warnings: [] });
-              for (const part of step.preamble ?? []) controller.enqueue(part);
-              return;
-            }
-            if (next === failAt) {
-              await sleep(next === 0 ? (step.firstTokenMs ?? 0) : 0, abortSignal);
-              if (step.error?.break) {
-                controller.error(new Error(step.error.message ?? 'scripted connection reset'));
-                return;
-              }
-              controller.enqueue({
-                type: 'error',
-                error: new Error(step.error?.message ?? 'scripted provider failure'),
-              });
-              controller.close();
-              return;
-            }
-            const group = groups[next];
-            if (group === undefined) {
-              if (next === 0) await sleep(step.firstTokenMs ?? 0, abortSignal);
-              controller.enqueue({
-                type: 'finish',
-                usage: usage(groups.length),
-                finishReason:
-                  toolCalls > 0
-                    ? { unified: 'tool-calls', raw: 'tool_calls' }
-                    : { unified: 'stop', raw: 'stop' },
-              });
-              controller.close();
-              return;
-            }
-            await sleep(next === 0 ? (step.firstTokenMs ?? 0) : (step.tokenMs ?? 0), abortSignal);
-            next++;
-            for (const part of group) controller.enqueue(part);
-          } catch (error) {
-            controller.error(error);
+      // The hot path makes no promise and no listener per token: `pull` is synchronous when
+      // there is nothing to wait for, and one abort listener serves the whole stream.
+      let controller!: ReadableStreamDefaultController<LanguageModelV4StreamPart>;
+      const end = (last: LanguageModelV4StreamPart) => {
+        controller.enqueue(last);
+        waits.release();
+        controller.close();
+      };
+      const emit = () => {
+        if (next === failAt) {
+          if (step.error?.break) {
+            fail(new Error(step.error.message ?? 'scripted connection reset'));
+            return;
           }
+          end({
+            type: 'error',
+            error: new Error(step.error?.message ?? 'scripted provider failure'),
+          });
+          return;
+        }
+        const group = groups[next];
+        if (group === undefined) {
+          end({
+            type: 'finish',
+            usage: usage(groups.length),
+            finishReason:
+              toolCalls > 0
+                ? { unified: 'tool-calls', raw: 'tool_calls' }
+                : { unified: 'stop', raw: 'stop' },
+          });
+          return;
+        }
+        next++;
+        for (const part of group) controller.enqueue(part);
+      };
+      const fail = (error: unknown) => {
+        waits.release();
+        controller.error(error);
+      };
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        start(c) {
+          controller = c;
+        },
+        pull() {
+          if (!started) {
+            started = true;
+            controller.enqueue({ type: 'stream-start', warnings: [] });
+            for (const part of step.preamble ?? []) controller.enqueue(part);
+            return;
+          }
+          const delay =
+            next === 0
+              ? (step.firstTokenMs ?? 0)
+              : next === failAt || groups[next] === undefined
+                ? 0
+                : (step.tokenMs ?? 0);
+          const wait = waits.wait(delay);
+          if (wait === undefined) emit();
+          else return wait.then(emit, fail);
+        },
+        cancel() {
+          waits.release();
         },
       });
       return { stream };

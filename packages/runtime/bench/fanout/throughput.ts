@@ -1,0 +1,138 @@
+/**
+ * Tokens per second per core with no watchers: 100 concurrent runs of 200 tokens, the runtime
+ * (memory store, every delta published, checkpoints) against a bare AI SDK `streamText` +
+ * `toUIMessageStream` read to the end, on the same model — `scriptedModel`, and the AI SDK's own
+ * `MockLanguageModelV4` + `simulateReadableStream` as the reference for what a model costs.
+ * "Per core" is tokens over this process's CPU time (user + system), so idle waits between
+ * tokens do not count and a shared machine's other load barely does.
+ *
+ *   pnpm bench:fanout --only throughput [--token-ms 20] [--rounds 3]
+ */
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { simulateReadableStream, streamText, toUIMessageStream } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { createAgentRuntime } from '../../src/runner/agent-runtime';
+import { createAgentRuntimeStore } from '../../src/store/agent-runtime-store';
+import { createMemoryDriver } from '../../src/store/memory-driver';
+import { scriptedModel } from '../../src/testing/scripted-model';
+
+const RUNS = 100;
+const TOKENS = 200;
+const text = Array.from({ length: TOKENS }, (_, index) => `tok${index} `);
+const messages = [{ role: 'user' as const, content: 'Go' }];
+
+type ModelFactory = (tokenMs: number) => MockLanguageModelV4;
+
+const scripted: ModelFactory = (tokenMs) => scriptedModel([{ tokenMs, text }]);
+
+/** The AI SDK's own mock: the same parts as `scriptedModel`, timed by `simulateReadableStream`. */
+const sdkMock: ModelFactory = (tokenMs) =>
+  new MockLanguageModelV4({
+    doStream: async () => {
+      const chunks: LanguageModelV4StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 'text-0' },
+        ...text.map((delta) => ({ type: 'text-delta' as const, id: 'text-0', delta })),
+        { type: 'text-end', id: 'text-0' },
+        {
+          type: 'finish',
+          usage: {
+            inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: TOKENS, text: TOKENS, reasoning: 0 },
+          },
+          finishReason: { unified: 'stop', raw: 'stop' },
+        },
+      ];
+      return {
+        stream: simulateReadableStream({
+          chunks,
+          initialDelayInMs: null,
+          chunkDelayInMs: tokenMs > 0 ? tokenMs : null,
+        }),
+      };
+    },
+  });
+
+async function bare(model: MockLanguageModelV4): Promise<void> {
+  const result = streamText({ model, messages });
+  const reader = toUIMessageStream({ stream: result.stream }).getReader();
+  while (!(await reader.read()).done) {}
+}
+
+/** The model alone: its provider stream read to the end. */
+async function modelAlone(model: MockLanguageModelV4): Promise<void> {
+  const { stream } = await model.doStream({ prompt: [] } as unknown as Parameters<
+    MockLanguageModelV4['doStream']
+  >[0]);
+  const reader = stream.getReader();
+  while (!(await reader.read()).done) {}
+}
+
+let runs = 0;
+function runtimeRunner() {
+  const store = createAgentRuntimeStore(createMemoryDriver());
+  const runtime = createAgentRuntime({ store, owner: 'throughput', onLog: () => {} });
+  return async (model: MockLanguageModelV4) => {
+    const run = await runtime.startRun({ runId: `t-${runs++}`, model, messages }).done;
+    if (run.status !== 'completed') throw new Error(`run ended ${run.status}`);
+  };
+}
+
+/** Tokens per CPU-second of `rounds` rounds of `RUNS` concurrent runs (after one warm-up). */
+async function tokensPerCore(
+  execute: (model: MockLanguageModelV4) => Promise<void>,
+  model: ModelFactory,
+  tokenMs: number,
+  rounds: number,
+): Promise<{ perCore: number; wall: number }> {
+  const round = () => Promise.all(Array.from({ length: RUNS }, () => execute(model(tokenMs))));
+  await round();
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  for (let i = 0; i < rounds; i++) await round();
+  const used = process.cpuUsage(cpu);
+  const tokens = rounds * RUNS * TOKENS;
+  return {
+    perCore: tokens / ((used.user + used.system) / 1e6),
+    wall: tokens / ((performance.now() - start) / 1000),
+  };
+}
+
+export async function runThroughput(argv = process.argv.slice(2)): Promise<void> {
+  const value = (name: string) => {
+    const at = argv.indexOf(`--${name}`);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
+  const tokenMs = Number(value('token-ms') ?? 20);
+  const rounds = Number(value('rounds') ?? 3);
+  console.log(
+    `\nThroughput: ${RUNS} concurrent runs × ${TOKENS} tokens, ${tokenMs} ms apart, ${rounds} rounds (+1 warm-up), tokens per CPU-second`,
+  );
+  const rows: Record<string, string>[] = [];
+  for (const [name, model] of [
+    ['scriptedModel', scripted],
+    ['MockLanguageModelV4 + simulateReadableStream', sdkMock],
+  ] as const) {
+    const alone = await tokensPerCore(modelAlone, model, tokenMs, rounds);
+    const baseline = await tokensPerCore(bare, model, tokenMs, rounds);
+    const runtime = await tokensPerCore(runtimeRunner(), model, tokenMs, rounds);
+    rows.push({
+      model: name,
+      'model alone tok/s/core': alone.perCore.toFixed(0),
+      'bare streamText + toUIMessageStream tok/s/core': baseline.perCore.toFixed(0),
+      'runtime tok/s/core': runtime.perCore.toFixed(0),
+      'runtime / bare': (runtime.perCore / baseline.perCore).toFixed(2),
+      'bare wall tok/s': baseline.wall.toFixed(0),
+      'runtime wall tok/s': runtime.wall.toFixed(0),
+    });
+  }
+  console.table(rows);
+  const [scriptedRow, mockRow] = rows;
+  const alone = (row: Record<string, string> | undefined) =>
+    Number(row?.['model alone tok/s/core']);
+  console.log(
+    `scriptedModel alone costs ${(alone(mockRow) / alone(scriptedRow)).toFixed(2)}× the SDK mock per token`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runThroughput();

@@ -1,0 +1,40 @@
+/**
+ * A runner process: executes runs and serves nothing. Here it starts a scripted demo run
+ * (`demo-1`, `demo-2`, …) every `RUN_EVERY_MS`; an application starts runs from its own queue,
+ * API or jobs instead.
+ */
+import { createAgentRuntime } from '@runlight/runtime';
+import { scriptedModel } from '@runlight/runtime/testing';
+import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
+
+const deployment = await connectPostgresDeployment({ schema: process.env.RUNLIGHT_SCHEMA });
+const runtime = createAgentRuntime({
+  store: deployment.store,
+  events: deployment.bus,
+  owner: `runner-${process.pid}`,
+});
+const words = 'Executed by the runner, streamed to you by whichever gateway you reached. '.repeat(
+  3,
+);
+let count = 0;
+const every = Number(process.env.RUN_EVERY_MS ?? 3_000);
+
+async function startDemoRun(): Promise<void> {
+  count++;
+  const runId = count === 1 && process.env.FIRST_RUN ? process.env.FIRST_RUN : `demo-${count}`;
+  await deployment.store.createRun({ runId }).catch(() => {}); // watchers may connect at once
+  process.send?.({ type: 'run', runId });
+  const model = scriptedModel([{ firstTokenMs: 300, tokenMs: 30, text: words }]);
+  const run = await runtime.startRun({ runId, model, messages: [{ role: 'user', content: 'Hi' }] })
+    .done;
+  console.log(`[runner] ${runId} ${run.status}`);
+}
+
+const timer = setInterval(() => void startDemoRun(), every);
+void startDemoRun();
+process.send?.({ type: 'ready' });
+process.on('SIGTERM', async () => {
+  clearInterval(timer);
+  await deployment.close();
+  process.exit(0);
+});

@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createRunHandlers,
+  createRunRouter,
+  type RunEventSource,
+  type RunHandlersOptions,
+  toNodeListener,
+} from '@runlight/runtime';
+
+export interface GatewayOptions {
+  store: RunHandlersOptions['store'];
+  /** Where runs executing in other processes are followed: the deployment's event bus. */
+  bus: RunEventSource;
+  port?: number;
+  host?: string;
+  /** Routes live under it, e.g. `/api`. Default `''`. */
+  basePath?: string;
+  /**
+   * The `listen` backlog: connections the kernel completes while the process is busy. Default
+   * 4096 (Linux caps it at `net.core.somaxconn`); Node's default 511 overflows when thousands
+   * of watchers open a page at once, and overflowing SYNs are retried by clients after 1, 3,
+   * 7… s.
+   */
+  backlog?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface Gateway {
+  server: Server;
+  /** `http://host:port` it listens on. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway process's HTTP server: snapshots and SSE of runs that runner processes execute,
+ * followed through the event bus. It executes no run, so nothing competes with serving on its
+ * event loop; add gateways behind a load balancer to serve more watchers.
+ *
+ * @example
+ * const deployment = await connectPostgresDeployment({ connectionString });
+ * const gateway = await startGateway({ store: deployment.store, bus: deployment.bus, port: 3001 });
+ */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const handlers = createRunHandlers({
+    store: options.store,
+    runtime: options.bus,
+    onError: options.onError,
+  });
+  const route = createRunRouter({ handlers, basePath: options.basePath });
+  const server = createServer(toNodeListener(route, { onError: options.onError }));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: options.port ?? 0, host, backlog: options.backlog ?? 4096 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    origin: `http://${host}:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

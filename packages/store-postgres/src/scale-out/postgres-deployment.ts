@@ -1,0 +1,73 @@
+import { type AgentRuntimeStore, createAgentRuntimeStore } from '@runlight/runtime';
+import pg from 'pg';
+import { migrate } from '../migrate';
+import { createPostgresDriver } from '../postgres-driver';
+import { createPostgresEventBus, type PostgresEventBus } from '../postgres-event-bus';
+
+export interface PostgresDeploymentOptions {
+  /** A node-postgres pool; or `connectionString` to open one (closed by `close`). */
+  pool?: pg.Pool;
+  /** e.g. `postgres://postgres@127.0.0.1:5432/app`. Default `DATABASE_URL`. */
+  connectionString?: string;
+  /** Pool size when this function opens the pool. Default 10. */
+  max?: number;
+  /** Schema of the tables (default `runlight`); the bus channel is `<schema>_events`. */
+  schema?: string;
+  /** Run `migrate` first (idempotent; safe from several processes at once). Default true. */
+  migrate?: boolean;
+  /** Hears bus failures (notify, read, parse). */
+  onError?: (error: unknown) => void;
+}
+
+/** What every runner and gateway process of one deployment shares: the store and the bus. */
+export interface PostgresDeployment {
+  pool: pg.Pool;
+  store: AgentRuntimeStore;
+  bus: PostgresEventBus;
+  /** Stops listening and, when this function opened the pool, ends it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects one process (a runner or a gateway) to a deployment's PostgreSQL: the durable store
+ * and the LISTEN/NOTIFY event bus, on one channel per schema. Runners pass the bus to
+ * `createAgentRuntime({ events })`; gateways serve it with `startGateway`.
+ *
+ * @example
+ * const deployment = await connectPostgresDeployment({ connectionString: process.env.DATABASE_URL });
+ * const runtime = createAgentRuntime({ store: deployment.store, events: deployment.bus });
+ */
+export async function connectPostgresDeployment(
+  options: PostgresDeploymentOptions = {},
+): Promise<PostgresDeployment> {
+  const owned = options.pool === undefined;
+  const pool =
+    options.pool ??
+    new pg.Pool({
+      connectionString: options.connectionString ?? process.env.DATABASE_URL,
+      max: options.max ?? 10,
+    });
+  const schema = options.schema ?? 'runlight';
+  try {
+    if (options.migrate !== false) await migrate(pool, { schema });
+    const store = createAgentRuntimeStore(createPostgresDriver({ client: pool, schema }));
+    const bus = await createPostgresEventBus({
+      pool,
+      schema,
+      channel: `${schema}_events`,
+      onError: options.onError,
+    });
+    return {
+      pool,
+      store,
+      bus,
+      async close() {
+        await bus.close();
+        if (owned) await pool.end();
+      },
+    };
+  } catch (error) {
+    if (owned) await pool.end().catch(() => {});
+    throw error;
+  }
+}
