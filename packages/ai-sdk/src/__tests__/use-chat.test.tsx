@@ -217,9 +217,9 @@ describe('useChat on the Runlight transport, over loopback HTTP against the real
     expect(toolPart?.state).toBe('approval-requested');
     expect(comparable(asking)).toEqual(comparable(await checkpointed(server, runId)));
 
-    await act(() =>
-      view.chat().addToolApprovalResponse({ id: toolPart!.approval!.id, approved: true }),
-    );
+    await act(async () => {
+      await view.chat().addToolApprovalResponse({ id: toolPart!.approval!.id, approved: true });
+    });
     await waitFor(async () => expect((await server.store.getRun(runId)).status).toBe('completed'));
     await waitFor(() => expect(view.chat().status).toBe('ready'));
     await waitFor(() => expect(textOf(view.chat().messages[1])).toBe('Paying now. Paid five.'));
