@@ -1,4 +1,11 @@
 export { applyEvent } from './apply-event';
+export type { BatchSnapshotContext } from './batch-snapshot-loader';
+export { batchSnapshotLoader } from './batch-snapshot-loader';
+export type {
+  MultiplexedRunlightClient,
+  MultiplexedRunlightClientOptions,
+} from './create-multiplexed-client';
+export { createMultiplexedRunlightClient } from './create-multiplexed-client';
 export type {
   RunlightClient,
   RunlightClientOptions,
@@ -11,6 +18,8 @@ export { RunlightClientError } from './errors/runlight-client-error';
 export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
 export type { MergeSnapshotOptions } from './merge-snapshot';
 export { mergeSnapshot } from './merge-snapshot';
+export type { RunMultiplexerOptions } from './run-multiplexer';
+export { RunMultiplexer } from './run-multiplexer';
 export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
 export { initialRunState } from './run-state';
 export type { ReconnectOptions } from './run-store';

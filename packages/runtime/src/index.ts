@@ -12,6 +12,12 @@ export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
 export { BadCursorError } from './http/bad-cursor-error';
 export type {
+  MultiplexHandlers,
+  MultiplexHandlersOptions,
+  RunSnapshotBatchResponse,
+} from './http/create-multiplex-handlers';
+export { createMultiplexHandlers } from './http/create-multiplex-handlers';
+export type {
   RunHandlers,
   RunHandlersOptions,
   RunSnapshotResponse,
@@ -20,6 +26,11 @@ export { createRunHandlers } from './http/create-run-handlers';
 export type { RunRouter, RunRouterOptions } from './http/create-run-router';
 export { createRunRouter } from './http/create-run-router';
 export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
+export type {
+  RunSubscription,
+  RunSubscriptionRefusal,
+} from './http/multiplexed-event-stream';
+export { MultiplexedEventStream } from './http/multiplexed-event-stream';
 export type { RunCursor } from './http/run-cursor';
 export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';

@@ -1,10 +1,14 @@
+import type { MultiplexHandlers } from './create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
 import { jsonError } from './json-error';
+import { routeMultiplex } from './multiplex-route';
 
 export interface RunRouterOptions {
   handlers: RunHandlers;
   /** Path prefix the routes live under, e.g. `/api` → `/api/runs/:id`. Default `''`. */
   basePath?: string;
+  /** Also mounts `GET {basePath}/run-events` and `GET {basePath}/runs?ids=` (many runs, one connection). */
+  multiplex?: MultiplexHandlers;
 }
 
 /** `(request) => response`, or `null` when the request is not one of the run routes. */
@@ -24,6 +28,9 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
   const prefix = `${(options.basePath ?? '').replace(/\/+$/, '')}/runs/`;
 
   return async (request) => {
+    const many =
+      options.multiplex && routeMultiplex(options.multiplex, request, options.basePath ?? '');
+    if (many) return many;
     const { pathname } = new URL(request.url);
     if (!pathname.startsWith(prefix)) return null;
     const segments = pathname.slice(prefix.length).split('/');
