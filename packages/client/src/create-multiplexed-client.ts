@@ -4,6 +4,7 @@ import {
   type RunlightClient,
   type RunlightClientOptions,
 } from './create-runlight-client';
+import { validateSnapshot } from './fetch-snapshot';
 import { RunMultiplexer } from './run-multiplexer';
 
 export interface MultiplexedRunlightClientOptions
@@ -36,11 +37,21 @@ export function createMultiplexedRunlightClient(
     fetch,
     ...(options.reopenDelayMs === undefined ? {} : { reopenDelayMs: options.reopenDelayMs }),
   });
+  const batched = batchSnapshotLoader({ baseUrl, fetch, now: options.now ?? Date.now });
+  // Every snapshot load batches, also a host cache's (e.g. `RunlightProvider`'s query loader
+  // calls `client.fetchSnapshot`).
+  const fetchSnapshot: RunlightClient['fetchSnapshot'] = async (runId, fetchOptions = {}) => {
+    const load = await batched(runId, fetchOptions);
+    return {
+      snapshot: validateSnapshot(load.snapshot, runId),
+      clockOffsetMs: load.clockOffsetMs ?? null,
+    };
+  };
   const client = createRunlightClient({
     ...options,
     baseUrl,
     fetch: multiplexer.fetch,
-    loadSnapshot: batchSnapshotLoader({ baseUrl, fetch, now: options.now ?? Date.now }),
+    loadSnapshot: fetchSnapshot,
   });
-  return { ...client, multiplexer };
+  return { ...client, fetchSnapshot, multiplexer };
 }
