@@ -65,10 +65,15 @@ describe('many runs on one page, in a real browser over HTTP/1.1', () => {
       .poll(
         async () => {
           const shown = await rows();
-          return shown.every(
-            (row) =>
-              (row.activity === 'waiting-for-model' || row.activity === 'streaming') &&
-              /\d/.test(row.elapsed ?? ''),
+          const kinds = new Set(shown.map((row) => row.activity));
+          return (
+            kinds.has('waiting-for-model') &&
+            kinds.has('streaming') &&
+            shown.every(
+              (row) =>
+                (row.activity === 'waiting-for-model' || row.activity === 'streaming') &&
+                /\d/.test(row.elapsed ?? ''),
+            )
           );
         },
         { timeout: 30_000, interval: 100 },
