@@ -57,7 +57,9 @@ export function emptyChunkCursor(): ChunkCursor {
 
 /**
  * A cursor for a chat that already holds `message` (its local copy, possibly ahead of the run
- * where the user answered approvals): the stream continues it without a `start` reset.
+ * where the user answered approvals): the stream continues it without a `start` reset. The
+ * message must have no text or reasoning part still streaming (a run paused for approvals has
+ * none): the chat only takes deltas for parts opened in the same stream.
  */
 export function chunkCursorOf(message: UIMessage): ChunkCursor {
   return {
@@ -69,7 +71,8 @@ export function chunkCursorOf(message: UIMessage): ChunkCursor {
 
 function sentOf(part: Part, index: number): SentPart {
   if (part.type === 'text' || part.type === 'reasoning') {
-    return { kind: part.type, id: `p${index}`, length: part.text.length, ended: true };
+    const id = (part.type === 'reasoning' ? part.id : undefined) ?? `p${index}`;
+    return { kind: part.type, id, length: part.text.length, ended: part.state !== 'streaming' };
   }
   if (isToolPart(part)) {
     return { kind: 'tool', toolCallId: part.toolCallId, rank: TOOL_RANK[part.state] ?? 0 };
@@ -156,12 +159,19 @@ function advanceText(
   chunks: UIMessageChunk[],
 ): SentPart {
   const kind = part.type;
+  // The chat names a reasoning part by its chunk id: the run's own id when the part has one.
+  const ownId = part.type === 'reasoning' ? part.id : undefined;
   let current =
     sent !== undefined && sent.kind === kind
       ? sent
-      : { kind, id: `p${index}`, length: 0, ended: false };
+      : { kind, id: ownId ?? `p${index}`, length: 0, ended: false };
   if (sent === undefined || sent.kind !== kind) {
-    chunks.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', id: current.id });
+    const metadata = part.providerMetadata ? { providerMetadata: part.providerMetadata } : {};
+    chunks.push({
+      type: kind === 'text' ? 'text-start' : 'reasoning-start',
+      id: current.id,
+      ...metadata,
+    });
   }
   if (part.text.length > current.length) {
     const delta = part.text.slice(current.length);
