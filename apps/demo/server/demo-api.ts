@@ -1,5 +1,5 @@
 import { isTerminalStatus } from '@runlight/protocol';
-import { RunNotFoundError, type WebHandler } from '@runlight/runtime';
+import { RunNotFoundError, readJsonBody, type WebHandler } from '@runlight/runtime';
 import type { z } from 'zod';
 import type { DemoRuntime } from './demo-runtime';
 import { demoError, demoJson } from './json-response';
@@ -19,19 +19,21 @@ export interface DemoApiOptions {
 
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** Reads and validates a JSON body; a `Response` (400) when it is not acceptable. */
+/**
+ * Reads and validates a JSON body: `application/json` only (415), at most 16 KiB counted in
+ * bytes while reading (413, the rest is never read), valid JSON matching `schema` (400).
+ */
 async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T | Response> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return demoError(400, 'bad_request', 'Body is too large');
-  let value: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return demoError(400, 'bad_request', 'Body is not valid JSON');
-    }
+  const body = await readJsonBody(request, MAX_BODY_BYTES);
+  if (!body.ok) {
+    const { error } = (await body.response.json()) as { error: { code: string; message: string } };
+    const code =
+      error.code === 'unsupported_media_type' || error.code === 'body_too_large'
+        ? error.code
+        : 'bad_request';
+    return demoError(body.response.status, code, error.message);
   }
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(body.value ?? {});
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map(
     (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`,

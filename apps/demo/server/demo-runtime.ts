@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isTerminalStatus } from '@runlight/protocol';
 import {
   type AgentRuntime,
@@ -67,7 +68,6 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
   const scenarios = new Map<string, ScenarioId>();
   const notes = new Map<string, DemoNote[]>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
-  let sequence = 0;
 
   const world: ScenarioWorld = {
     worker,
@@ -118,8 +118,8 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
      * The runtime then finds the run created and acquires it.
      */
     async startScenario(scenario: ScenarioId): Promise<string> {
-      sequence += 1;
-      const runId = `${scenario}-${Date.now().toString(36)}-${sequence}`;
+      // 128 random bits: a run id is a capability here (no accounts), so it must not be guessable.
+      const runId = `${scenario}-${randomBytes(16).toString('base64url')}`;
       await store.createRun({ runId });
       scenarios.set(runId, scenario);
       SCENARIO_RUNS[scenario](runId, settings, world);

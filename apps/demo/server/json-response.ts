@@ -5,6 +5,9 @@ export type DemoErrorCode =
   | 'not_awaiting_approval'
   | 'not_found'
   | 'method_not_allowed'
+  | 'forbidden'
+  | 'unsupported_media_type'
+  | 'body_too_large'
   | 'internal';
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '@runlight/runtime';
 import react from '@vitejs/plugin-react';
 import { createServer as createViteServer } from 'vite';
+import { guardApiRequest, isServerSource } from './api-guard';
 import { demoApi } from './demo-api';
 import { createDemoRuntime, type DemoRuntime } from './demo-runtime';
 import { demoError } from './json-response';
@@ -48,6 +49,8 @@ export interface DemoServer {
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EVENTS_PATH = /^\/api\/runs\/([^/]+)\/events$/;
+/** Vite's default deny list plus the server's own sources (defence beside `isServerSource`). */
+const FS_DENY = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', 'server/**'];
 
 /**
  * Starts the playground: one `node:http` server with the Vite React app (middleware mode)
@@ -69,7 +72,26 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const demo = createDemoRuntime({ log });
   const connections = new LiveConnections();
   const runs = createRunRouter({
-    handlers: createRunHandlers({ store: demo.store, runtime: demo.hub, onError }),
+    handlers: createRunHandlers({
+      store: demo.store,
+      // The library's control routes (`POST /api/runs/:id/cancel`, `…/approvals`) reach the
+      // runtime executing the run (scenarios run on different workers).
+      runtime: {
+        subscribe: (runId, listener) => demo.hub.subscribe(runId, listener),
+        liveDeltas: (runId) => demo.hub.liveDeltas(runId),
+        cancelRun: (runId) => demo.executorOf(runId)?.cancelRun(runId),
+        resumeRun: (options) => {
+          const executor = demo.executorOf(options.runId);
+          if (executor) return executor.resumeRun(options);
+          const refused = Promise.reject(
+            new TypeError(`Run ${options.runId} was not started here`),
+          );
+          refused.catch(() => {});
+          return { done: refused, created: refused };
+        },
+      },
+      onError,
+    }),
     multiplex: createMultiplexHandlers({ store: demo.store, runtime: demo.hub, onError }),
     basePath: '/api',
   });
@@ -81,6 +103,13 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     outgoing.once('close', () => connection.abort());
     const request = createNodeRequest(incoming, connection.signal);
     const pathname = new URL(request.url).pathname;
+    const refusal = guardApiRequest(request, incoming.url ?? '/', () => port);
+    if (refusal) {
+      // A refused body is not read: close the connection instead of draining it.
+      outgoing.shouldKeepAlive = false;
+      await writeNodeResponse(outgoing, refusal);
+      return;
+    }
     const stream = EVENTS_PATH.exec(pathname);
     // Run ids are URL-safe (`RunIdSchema`), so the raw segment is the id the page drops by.
     const release = stream ? connections.add(stream[1] ?? '', connection) : () => {};
@@ -92,6 +121,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     } catch (error) {
       onError(error);
       response = demoError(500, 'internal', 'The server could not answer this request.');
+    }
+    // A body refused unread (413, 415) is not drained: the connection closes after the answer.
+    if (response && response.status >= 400 && request.body !== null) {
+      outgoing.shouldKeepAlive = false;
     }
     await writeNodeResponse(
       outgoing,
@@ -112,8 +145,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
           clearScreen: false,
           server:
             options.watch === false
-              ? { middlewareMode: true, hmr: false, watch: null }
-              : { middlewareMode: true, hmr: { server } },
+              ? { middlewareMode: true, hmr: false, watch: null, fs: { deny: FS_DENY } }
+              : { middlewareMode: true, hmr: { server }, fs: { deny: FS_DENY } },
         });
   server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (incoming.url?.startsWith('/api/')) {
@@ -121,6 +154,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         onError(error);
         outgoing.destroy();
       });
+      return;
+    }
+    if (isServerSource(incoming.url ?? '/')) {
+      void writeNodeResponse(outgoing, demoError(404, 'not_found', 'Not served'));
       return;
     }
     if (vite) vite.middlewares(incoming, outgoing);

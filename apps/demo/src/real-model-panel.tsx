@@ -24,7 +24,11 @@ export function RealModelPanel({ onStarted }: { onStarted: () => void }) {
     );
   }
   const start = async () => {
-    const response = await fetch('/api/demo/real-model', { method: 'POST', body: '{}' });
+    const response = await fetch('/api/demo/real-model', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     if (!response.ok) setError(`The server answered HTTP ${response.status}`);
     else onStarted();
   };

@@ -15,7 +15,7 @@ function setup() {
   const transport = createRunlightChatTransport({
     baseUrl: '/api',
     client,
-    start: '/api/chat',
+    start: '/api/runs',
     runIds: createRunIdMemory(storage),
   });
   return { client, transport };

@@ -12,7 +12,7 @@ import {
   type RunRouter,
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
-import type { LanguageModel } from 'ai';
+import { convertToModelMessages, type LanguageModel, type UIMessage } from 'ai';
 
 interface Runlight {
   store: AgentRuntimeStore;
@@ -28,7 +28,22 @@ export function runlight(): Runlight {
   const hub = new RunEventHub();
   const runtime = createAgentRuntime({ store, events: hub });
   const router = createRunRouter({
-    handlers: createRunHandlers({ store, runtime: hub }),
+    handlers: createRunHandlers({
+      store,
+      runtime,
+      // `POST /api/runs`: the chat's start route (the transport POSTs { chatId, messages, … }).
+      start: async ({ runId, body }) => {
+        const { messages } = body as { messages: UIMessage[] };
+        const last = messages.at(-1);
+        const prompt =
+          last?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
+        return runtime.startRun({
+          runId,
+          model: chatModel(prompt),
+          messages: await convertToModelMessages(messages),
+        });
+      },
+    }),
     multiplex: createMultiplexHandlers({ store, runtime: hub }),
     basePath: '/api',
   });

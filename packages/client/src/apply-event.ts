@@ -43,18 +43,28 @@ function applyDelta(state: RunState, event: RunDeltaEvent): RunState {
   return nextState(state, run, state.assistant, { baseRevision: base, seq: event.seq, chunks });
 }
 
+/** Holds a gap event: O(log n) (`HeldEvents`), a second copy of a revision changes nothing. */
 function hold(state: RunState, event: DurableRunEvent): RunState {
-  const { pending } = state;
   const phase = state.run === null ? 'loading' : 'gap';
-  if (pending.some((held) => held.revision === event.revision)) {
-    return state.phase === phase ? state : { ...state, phase };
-  }
-  const index = pending.findIndex((held) => held.revision > event.revision);
-  const next =
-    index === -1
-      ? [...pending, event]
-      : [...pending.slice(0, index), event, ...pending.slice(index)];
-  return { ...state, pending: next, phase };
+  const pending = state.pending.insert(event);
+  if (pending === state.pending) return state.phase === phase ? state : { ...state, phase };
+  return withPending(state, pending, phase);
+}
+
+/** `state` with other held events and phase (field by field: see the note below). */
+function withPending(state: RunState, pending: RunState['pending'], phase: RunState['phase']) {
+  return {
+    runId: state.runId,
+    phase,
+    run: state.run,
+    assistant: state.assistant,
+    revision: state.revision,
+    live: state.live,
+    pending,
+    clockOffsetMs: state.clockOffsetMs,
+    connection: state.connection,
+    error: state.error,
+  };
 }
 
 /**
@@ -183,11 +193,11 @@ function nextState(
 export function drainPending(state: RunState): RunState {
   if (state.pending.length === 0 && state.phase === 'synced') return state;
   let next = state;
-  while (next.pending.length > 0 && next.pending[0]!.revision <= next.revision + 1) {
-    const [first, ...rest] = next.pending;
-    const without = { ...next, pending: rest };
-    next = first!.revision === next.revision + 1 ? reduceDurable(without, first!) : without;
+  for (let first = next.pending.min; first !== undefined && first.revision <= next.revision + 1; ) {
+    const without = withPending(next, next.pending.withoutMin(), next.phase);
+    next = first.revision === next.revision + 1 ? reduceDurable(without, first) : without;
+    first = next.pending.min;
   }
-  const phase = next.run === null ? 'loading' : next.pending.length > 0 ? 'gap' : 'synced';
+  const phase = next.run === null ? 'loading' : next.pending.size > 0 ? 'gap' : 'synced';
   return next.phase === phase ? next : { ...next, phase };
 }

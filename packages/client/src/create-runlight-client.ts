@@ -1,11 +1,32 @@
 import { fetchRunSnapshot, type LoadedSnapshot, type SnapshotLoad } from './fetch-snapshot';
-import { type ReconnectOptions, RunStore, type RunStoreContext } from './run-store';
+import { RunStore } from './run-store';
+import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
 
 export interface RunlightClientOptions {
   /** Where the run handlers are mounted, e.g. `https://example.com/api` (→ `/api/runs/:id`). */
   baseUrl: string;
   /** The transport; defaults to the global `fetch`. Tests pass their own. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Headers of every request — snapshots, the event stream, every reconnect — or a function
+   * (sync or async) called before EACH request, so a refreshed token is picked up by the next
+   * one. A 401 or 403 puts the store in the `unauthorized` connection state (error kind
+   * `unauthorized`) until `client.retry()` / `store.retry()`, or a slow automatic retry.
+   *
+   * @example
+   * createRunlightClient({ baseUrl: '/api', headers: async () => ({ authorization: `Bearer ${await getToken()}` }) });
+   */
+  headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  /** `fetch`'s `credentials` for every request, e.g. `'include'` for a cookie session across origins. */
+  credentials?: RequestCredentials;
+  /**
+   * A 404 within this many ms of a store's first connect is retried with backoff (a run whose
+   * id the app was just given may not be visible yet); later, it closes the connection
+   * (`retry()` reopens it). Default 5 000 ms.
+   */
+  notFoundRetryMs?: number;
+  /** What the client accepts from its server's stream (see `StreamLimits`). */
+  limits?: Partial<StreamLimits>;
   reconnect?: Partial<ReconnectOptions>;
   /** Jitter source in [0, 1); defaults to `Math.random`. */
   random?: () => number;
@@ -39,6 +60,8 @@ export interface RunlightClient {
    * which restores the previous loader. Loads already in flight are not affected.
    */
   setSnapshotLoader(loader: SnapshotLoader): () => void;
+  /** `retry()` on every store of this client (e.g. after signing in again). */
+  retry(): void;
 }
 
 /** How a store loads a snapshot (the `loadSnapshot` option). */
@@ -59,11 +82,23 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
+  const { headers, credentials } = options;
+  const requestInit = async (): Promise<RequestInit> => ({
+    headers: typeof headers === 'function' ? await headers() : (headers ?? {}),
+    ...(credentials === undefined ? {} : { credentials }),
+  });
   const fetchSnapshot: RunlightClient['fetchSnapshot'] = (runId, fetchOptions = {}) =>
-    fetchRunSnapshot({ baseUrl, fetch, now }, runId, fetchOptions);
+    fetchRunSnapshot({ baseUrl, fetch, now, requestInit }, runId, fetchOptions);
   const context: RunStoreContext = {
     baseUrl,
     fetch,
+    requestInit,
+    notFoundRetryMs: options.notFoundRetryMs ?? 5_000,
+    limits: {
+      maxEventBytes: options.limits?.maxEventBytes ?? 16 * 1024 * 1024,
+      maxHeldEvents: options.limits?.maxHeldEvents ?? 1_000,
+      maxRevisionGap: options.limits?.maxRevisionGap ?? 100_000,
+    },
     now,
     loadSnapshot: options.loadSnapshot ?? fetchSnapshot,
     reconnect: {
@@ -92,6 +127,9 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
         // Only the binding still in place restores; a later binding keeps its own.
         if (context.loadSnapshot === loader) context.loadSnapshot = previous;
       };
+    },
+    retry() {
+      for (const store of stores.values()) store.retry();
     },
   };
 }

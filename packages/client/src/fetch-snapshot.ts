@@ -18,6 +18,14 @@ export interface FetchSnapshotContext {
   baseUrl: string;
   fetch: typeof globalThis.fetch;
   now: () => number;
+  /** Headers and credentials of each request (the client's `headers` is called every time). */
+  requestInit?: () => Promise<RequestInit>;
+}
+
+/** The error kind of a non-2xx answer: 401/403 `unauthorized`, 404 `run-not-found`, else `http`. */
+export function httpErrorKind(status: number): 'unauthorized' | 'run-not-found' | 'http' {
+  if (status === 401 || status === 403) return 'unauthorized';
+  return status === 404 ? 'run-not-found' : 'http';
 }
 
 /**
@@ -39,8 +47,12 @@ export async function fetchRunSnapshot(
   let response: Response;
   let text: string;
   try {
+    const init = (await context.requestInit?.()) ?? {};
+    const headers = new Headers(init.headers);
+    headers.set('accept', 'application/json');
     response = await context.fetch(url, {
-      headers: { accept: 'application/json' },
+      ...init,
+      headers,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     text = await response.text();
@@ -52,7 +64,7 @@ export async function fetchRunSnapshot(
   }
   const receivedAt = context.now();
   if (!response.ok) {
-    const kind = response.status === 404 ? 'run-not-found' : 'http';
+    const kind = httpErrorKind(response.status);
     throw new RunlightClientError(
       kind,
       `Loading the snapshot of run ${runId} answered HTTP ${response.status}${errorCode(text)}`,

@@ -1,10 +1,6 @@
-import type {
-  AgentRun,
-  AssistantCheckpoint,
-  DurableRunEvent,
-  UIMessageChunk,
-} from '@runlight/protocol';
+import type { AgentRun, AssistantCheckpoint, UIMessageChunk } from '@runlight/protocol';
 import type { RunlightClientError } from './errors/runlight-client-error';
+import { HeldEvents } from './held-events';
 
 /**
  * The live connection of a run store:
@@ -15,9 +11,12 @@ import type { RunlightClientError } from './errors/runlight-client-error';
  *                        │           drop / error / reset
  *                        │                 ▼
  *                        └──backoff── reconnecting ──N failures or navigator.onLine=false──► offline
+ *
+ *  401 / 403 ──► unauthorized ──retry() (or a slow retry with fresh headers)──► connecting
  * ```
  *
- * `disconnect()` (or the last subscriber leaving) returns to `idle` from any state.
+ * `disconnect()` (or the last subscriber leaving) returns to `idle` from any state; `retry()`
+ * reopens `closed` after an error (e.g. a run not found).
  */
 export type ConnectionState =
   | 'idle'
@@ -25,6 +24,7 @@ export type ConnectionState =
   | 'live'
   | 'reconnecting'
   | 'offline'
+  | 'unauthorized'
   | 'closed';
 
 /**
@@ -59,8 +59,11 @@ export interface RunState {
   readonly revision: number;
   /** Live deltas on top of `assistant`, or `null`. */
   readonly live: LiveOverlay | null;
-  /** Durable events beyond `revision + 1`, held until a snapshot bridges the gap (sorted). */
-  readonly pending: readonly DurableRunEvent[];
+  /**
+   * Durable events beyond `revision + 1`, held until a snapshot bridges the gap (by revision;
+   * O(log n) insertion, bounded by the store's `maxHeldEvents`).
+   */
+  readonly pending: HeldEvents;
   /** Estimated `serverClock - clientClock` in ms, from snapshot `serverTime`; `null` if unknown. */
   readonly clockOffsetMs: number | null;
   readonly connection: ConnectionState;
@@ -82,7 +85,7 @@ export function initialRunState(runId: string): RunState {
     assistant: null,
     revision: 0,
     live: null,
-    pending: [],
+    pending: HeldEvents.empty,
     clockOffsetMs: null,
     connection: 'idle',
     error: null,

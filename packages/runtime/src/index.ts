@@ -1,6 +1,7 @@
 export { CallbackResultError } from './errors/callback-result-error';
 export type { FencingReason } from './errors/fencing-error';
 export { FencingError } from './errors/fencing-error';
+export { InvalidRunIdError } from './errors/invalid-run-id-error';
 export type { TransitionRule } from './errors/invalid-transition-error';
 export { InvalidTransitionError } from './errors/invalid-transition-error';
 export { RunNotFoundError } from './errors/run-not-found-error';
@@ -10,6 +11,7 @@ export { StoreRecordError } from './errors/store-record-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
+export type { Authorize, AuthorizeInput, RunAction } from './http/authorize';
 export { BadCursorError } from './http/bad-cursor-error';
 export type {
   MultiplexHandlers,
@@ -31,9 +33,15 @@ export type {
   RunSubscriptionRefusal,
 } from './http/multiplexed-event-stream';
 export { MultiplexedEventStream } from './http/multiplexed-event-stream';
+export type { JsonBody } from './http/read-json-body';
+export { readJsonBody } from './http/read-json-body';
+export { pathProblem, rawPathOf, setRawRequestTarget } from './http/request-target';
+export type { RunControl, StartRun } from './http/run-control';
+export { ApprovalsBodySchema } from './http/run-control';
 export type { RunCursor } from './http/run-cursor';
 export { formatRunCursor, parseRunCursor } from './http/run-cursor';
 export type { RunResetEvent } from './http/run-event-stream';
+export { SseBufferBudget } from './http/sse-buffer-budget';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DurableRunEvent } from '@runlight/protocol';
 import type { AgentRuntimeDriver, StoredRun } from '@runlight/runtime';
 import { type PostgresSchemaOptions, runlightTables } from './migrate';
@@ -36,8 +37,7 @@ interface LoadedRow {
 export function createPostgresDriver(options: PostgresDriverOptions): AgentRuntimeDriver {
   const sql = toSqlClient(options.client);
   const tables = runlightTables(options);
-  // Named statements are prepared once per pooled connection; the schema makes names unique.
-  const name = (what: string) => `runlight_${tables.schema}_${what}`;
+  const name = statementNamer(tables.schema);
 
   const writeChildren = `
     events AS (
@@ -129,4 +129,19 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       return rows.map((row) => row.event);
     },
   };
+}
+
+/**
+ * Names of prepared statements, unique per schema. Statements are prepared once per pooled
+ * connection under their name, and PostgreSQL truncates names to 63 bytes: a name holding the
+ * whole schema made two long schemas (54–63 characters) share a name, so the second
+ * `createRun` failed "prepared statement … already exists". A short hash of the schema keeps
+ * every name short and distinct.
+ *
+ * @example
+ * statementNamer('runlight')('load'); // 'runlight_<12 hex digits>_load'
+ */
+export function statementNamer(schema: string): (what: string) => string {
+  const digest = createHash('sha256').update(schema).digest('hex').slice(0, 12);
+  return (what) => `runlight_${digest}_${what}`;
 }

@@ -23,12 +23,10 @@ export const payTool = tool({
   execute: async ({ amount }) => ({ paid: amount }),
 });
 
-const json = (status: number, body: unknown) => Response.json(body, { status });
-
 /**
- * The real runtime over loopback HTTP for a chat: the run handlers under `/api/runs`, the
- * application's start route `POST /api/chat` (a scripted model per run, from `script`), and the
- * run-control routes `POST /api/runs/:id/cancel` and `…/approvals` (the fixed API).
+ * The real runtime over loopback HTTP for a chat, entirely on the library's routes under `/api`:
+ * snapshots and events, the start route `POST /api/runs` (a scripted model per run, from
+ * `script`), and the run-control routes `POST /api/runs/:id/cancel` and `…/approvals`.
  * `dropEventsAfterWrites` makes the server destroy each of the first `drops` event connections
  * after that many writes, mid-answer.
  */
@@ -40,55 +38,40 @@ export async function serveChat(options: {
   const store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
   const runtime = createAgentRuntime({ store, events: hub, checkpointEveryEvents: 4 });
+  const controlCalls: { runId: string; action: string }[] = [];
+  const tools = { pay: payTool };
   const runs = createRunRouter({
-    handlers: createRunHandlers({ store, runtime, heartbeatMs: 200 }),
+    handlers: createRunHandlers({
+      store,
+      runtime: {
+        subscribe: (runId, listener) => runtime.subscribe(runId, listener),
+        liveDeltas: (runId) => runtime.liveDeltas(runId),
+        cancelRun: (runId) => {
+          controlCalls.push({ runId, action: 'cancel' });
+          runtime.cancelRun(runId);
+        },
+        resumeRun: (resume) => {
+          controlCalls.push({ runId: resume.runId, action: 'approve' });
+          approvals.push(resume.approvals);
+          return runtime.resumeRun(resume);
+        },
+      },
+      heartbeatMs: 200,
+      start: async ({ runId, body }) => {
+        const { messages } = body as { chatId: string; messages: UIMessage[] };
+        return runtime.startRun({
+          runId,
+          model: scriptedModel(options.script()),
+          messages: await convertToModelMessages(messages, { tools }),
+          tools,
+          toolApproval: { pay: 'user-approval' },
+        });
+      },
+    }),
     basePath: '/api',
   });
-  let started = 0;
-  const control = async (request: Request): Promise<Response | null> => {
-    const { pathname } = new URL(request.url);
-    if (request.method !== 'POST') return null;
-    if (pathname === '/api/chat') {
-      const body = (await request.json()) as { chatId: string; messages: UIMessage[] };
-      const runId = `${body.chatId}-run-${++started}`;
-      const tools = { pay: payTool };
-      runtime.startRun({
-        runId,
-        model: scriptedModel(options.script()),
-        messages: await convertToModelMessages(body.messages, { tools }),
-        tools,
-        toolApproval: { pay: 'user-approval' },
-      });
-      // The start route answers once the run exists, so its routes answer at once.
-      await waitForRun(runId);
-      return json(201, { runId });
-    }
-    const match = /^\/api\/runs\/([^/]+)\/(cancel|approvals)$/.exec(pathname);
-    if (!match) return null;
-    const runId = decodeURIComponent(match[1]!);
-    if (match[2] === 'cancel') {
-      runtime.cancelRun(runId);
-      return json(202, { runId });
-    }
-    const body = (await request.json()) as {
-      approvals: { approvalId: string; approved: boolean; reason?: string }[];
-    };
-    runtime.resumeRun({ runId, approvals: body.approvals }).done.catch(() => {});
-    controlCalls.push({ runId, approvals: body.approvals });
-    return json(202, { runId });
-  };
-  const controlCalls: { runId: string; approvals: unknown }[] = [];
-  async function waitForRun(runId: string) {
-    for (let i = 0; i < 200; i++) {
-      try {
-        await store.getRun(runId);
-        return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    }
-  }
-  const listener = toNodeListener(async (request) => (await control(request)) ?? runs(request));
+  const approvals: unknown[] = [];
+  const listener = toNodeListener(runs);
   let eventConnections = 0;
   let dropped = 0;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -113,6 +96,7 @@ export async function serveChat(options: {
     runtime,
     hub,
     controlCalls,
+    approvals,
     baseUrl: `http://127.0.0.1:${port}/api`,
     stats: () => ({ eventConnections, dropped }),
     close: () =>

@@ -55,7 +55,7 @@ async function setup(options: Parameters<typeof serveChat>[0]) {
       baseUrl: server.baseUrl,
       client,
       fetch,
-      start: `${server.baseUrl}/chat`,
+      start: `${server.baseUrl}/runs`,
       runIds: createRunIdMemory(webStorage),
       onRunStarted: ({ runId }) => started.push(runId),
     });
@@ -158,6 +158,7 @@ describe('useChat on the Runlight transport, over loopback HTTP against the real
     expect(messages).toHaveLength(2);
     expect(comparable(messages[1])).toEqual(comparable(await checkpointed(server, runId!)));
     expect(second.started).toEqual([runId]);
+    expect(server.controlCalls).toEqual([]); // the closed tab cancelled nothing
     for (const text of after.texts) expect(words.startsWith(text)).toBe(true);
 
     // A reload after the run ended: nothing to resume (204-like null), the message loads.
@@ -181,6 +182,7 @@ describe('useChat on the Runlight transport, over loopback HTTP against the real
 
     const runId = started[0]!;
     await waitFor(async () => expect((await server.store.getRun(runId)).status).toBe('cancelled'));
+    expect(server.controlCalls).toEqual([{ runId, action: 'cancel' }]);
     const shown = textOf(view.chat().messages[1]);
     const stored = textOf(await checkpointed(server, runId));
     expect(stored.startsWith(shown)).toBe(true);
@@ -224,9 +226,8 @@ describe('useChat on the Runlight transport, over loopback HTTP against the real
     await waitFor(() => expect(view.chat().status).toBe('ready'));
     await waitFor(() => expect(textOf(view.chat().messages[1])).toBe('Paying now. Paid five.'));
 
-    expect(server.controlCalls).toEqual([
-      { runId, approvals: [{ approvalId: toolPart!.approval!.id, approved: true }] },
-    ]);
+    expect(server.controlCalls).toEqual([{ runId, action: 'approve' }]);
+    expect(server.approvals).toEqual([[{ approvalId: toolPart!.approval!.id, approved: true }]]);
     const messages = view.chat().messages;
     expect(messages).toHaveLength(2);
     expect(started).toEqual([runId]); // the same run continued, no second start

@@ -22,6 +22,8 @@ export class FakeServer {
   /** Answers for the next events requests, in order; a stream when empty. */
   readonly eventAnswers: EventsAnswer[] = [];
   snapshotLoads = 0;
+  /** The `RequestInit` of every request, in order (headers, credentials). */
+  readonly inits: RequestInit[] = [];
   snapshotAnswer: (() => Response) | null = null;
 
   constructor(snapshot: RunSnapshot) {
@@ -35,6 +37,7 @@ export class FakeServer {
   fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(String(input));
     this.requests.push(url.pathname);
+    this.inits.push(init ?? {});
     const headers = new Headers(init?.headers);
     if (!url.pathname.endsWith('/events')) {
       this.snapshotLoads++;

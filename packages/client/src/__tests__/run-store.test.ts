@@ -216,11 +216,15 @@ describe('RunStore', () => {
     unsubscribe();
   });
 
-  it('stops at once when the snapshot says the run does not exist', async () => {
+  it('stops at once when the snapshot says the run does not exist (no just-created window)', async () => {
     const server = new FakeServer(base());
     server.snapshotAnswer = () =>
       Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
-    const client = createRunlightClient({ baseUrl: 'http://x', fetch: server.fetch });
+    const client = createRunlightClient({
+      baseUrl: 'http://x',
+      fetch: server.fetch,
+      notFoundRetryMs: 0,
+    });
     const store = client.run('run-1');
     const unsubscribe = store.subscribe(() => {});
     await waitFor(() => expect(store.getState().connection).toBe('closed'));
@@ -229,8 +233,8 @@ describe('RunStore', () => {
     unsubscribe();
   });
 
-  it('stops retrying a run that does not exist', async () => {
-    const { server, store, unsubscribe } = setup();
+  it('stops retrying a run that does not exist once the just-created window passed', async () => {
+    const { server, store, unsubscribe } = setup({ notFoundRetryMs: 0 });
     await live(store);
     server.eventAnswers.push({
       kind: 'response',

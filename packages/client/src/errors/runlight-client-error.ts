@@ -9,7 +9,12 @@ const MARKER = Symbol.for('runlight.error.RunlightClientError');
  * - `run-mismatch` — an event or snapshot of another run;
  * - `http` — a non-2xx answer (`status`); `run-not-found` — 404 for the run;
  * - `content-type` — the events endpoint did not answer `text/event-stream`;
- * - `network` — `fetch` or the body stream failed.
+ * - `network` — `fetch` or the body stream failed;
+ * - `unauthorized` — the server answered 401 or 403 (`status`): new credentials and `retry()`;
+ * - `limit-exceeded` — the stream broke a client limit (`field` names it: `maxEventBytes`,
+ *   `maxHeldEvents`); the connection is reset, the last good state kept;
+ * - `implausible-revision` — a durable revision far beyond the state (`maxRevisionGap`) or
+ *   not a safe integer: the snapshot is reloaded instead of waiting for it.
  */
 export type RunlightClientErrorKind =
   | 'malformed-json'
@@ -21,7 +26,10 @@ export type RunlightClientErrorKind =
   | 'http'
   | 'run-not-found'
   | 'content-type'
-  | 'network';
+  | 'network'
+  | 'unauthorized'
+  | 'limit-exceeded'
+  | 'implausible-revision';
 
 /**
  * The one error type of the client: set on `state.error` (the last good state stays) and
@@ -36,7 +44,7 @@ export class RunlightClientError extends Error {
   readonly kind: RunlightClientErrorKind;
   /** Dotted path of the offending field, when a schema named one (e.g. `operation.startedAt`). */
   readonly field: string | undefined;
-  /** HTTP status, for `http` and `run-not-found`. */
+  /** HTTP status, for `http`, `run-not-found` and `unauthorized`. */
   readonly status: number | undefined;
 
   constructor(

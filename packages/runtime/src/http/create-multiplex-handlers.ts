@@ -2,6 +2,7 @@ import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { Authorize } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
 import type { RunSnapshotResponse } from './create-run-handlers';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
@@ -17,12 +18,12 @@ export interface MultiplexHandlersOptions {
   maxRuns?: number;
   /** See `RunHandlersOptions.maxQueuedBytes`; for the whole connection. Default 8 MiB. */
   maxQueuedBytes?: number;
-  /** May the request read `runId`? A refused run is answered `403 forbidden` for that run only. */
-  authorize?: (input: {
-    request: Request;
-    runId: string;
-    action: 'read';
-  }) => boolean | Promise<boolean>;
+  /**
+   * The same `authorize` as the run handlers, asked `read` for every run named: a refused run
+   * (`false`: 403 `forbidden`; a `Response`: its status; a throw: 500 `internal`) is refused for
+   * itself only, the others stream.
+   */
+  authorize?: Authorize;
   now?: () => Date;
   onError?: (error: unknown) => void;
 }
@@ -87,9 +88,28 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const now = options.now ?? (() => new Date());
   const onError = options.onError ?? (() => {});
-  const allowed = async (request: Request, runId: string): Promise<boolean> =>
-    options.authorize === undefined ||
-    (await options.authorize({ request, runId, action: 'read' }));
+  /** `null` when `runId` may be read, else the status and code that refuse it. */
+  const refusal = async (
+    request: Request,
+    runId: string,
+  ): Promise<{ status: number; code: string } | null> => {
+    if (options.authorize === undefined) return null;
+    try {
+      const verdict = await options.authorize({ request, runId, action: 'read' });
+      if (verdict === true) return null;
+      if (verdict instanceof Response) {
+        await verdict.body?.cancel().catch(() => {});
+        return {
+          status: verdict.status,
+          code: verdict.status === 401 ? 'unauthorized' : 'forbidden',
+        };
+      }
+      return { status: 403, code: 'forbidden' };
+    } catch (error) {
+      onError(error);
+      return { status: 500, code: 'internal' };
+    }
+  };
 
   return {
     async events(request) {
@@ -118,15 +138,9 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
           stream.refuse({ runId, status: 400, code: 'bad_cursor' });
           continue;
         }
-        let ok: boolean;
-        try {
-          ok = await allowed(request, runId);
-        } catch (error) {
-          onError(error);
-          ok = false;
-        }
-        if (ok) stream.add(subscription);
-        else stream.refuse({ runId, status: 403, code: 'forbidden' });
+        const refused = await refusal(request, runId);
+        if (refused === null) stream.add(subscription);
+        else stream.refuse({ runId, ...refused });
       }
       stream.seal();
       return new Response(stream.readable, { headers: SSE_HEADERS });
@@ -146,7 +160,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
         };
         const results = await Promise.all(
           ids.map(async (runId): Promise<RunSnapshot | 'missing' | 'forbidden'> => {
-            if (!(await allowed(request, runId))) return 'forbidden';
+            if ((await refusal(request, runId)) !== null) return 'forbidden';
             try {
               return await store.getSnapshot(runId);
             } catch (error) {

@@ -2,15 +2,43 @@ import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { Authorize, RunAction } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
+import {
+  approveRunRoute,
+  cancelRunRoute,
+  type RunControl,
+  type RunControlContext,
+  type StartRun,
+  startRunRoute,
+} from './run-control';
 import { parseRunCursor, type RunCursor, START_CURSOR } from './run-cursor';
 import { RunEventStream } from './run-event-stream';
+import { SseBufferBudget } from './sse-buffer-budget';
 
 export interface RunHandlersOptions {
-  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents'>;
-  /** Where live events are followed: the runtime, or its `RunEventHub`. */
-  runtime: RunEventSource;
+  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun'>;
+  /**
+   * Where live events are followed: the runtime, or its `RunEventHub`. The run-control routes
+   * (`cancel`, `approve`) need the runtime (`cancelRun`, `resumeRun`); without them they
+   * answer `501 not_supported`.
+   */
+  runtime: RunEventSource & Partial<RunControl>;
+  /**
+   * Who may do what with which run, asked before anything is read or changed (see
+   * `Authorize`). **Without it every route is open: anyone who knows or guesses a run id may
+   * read, cancel and answer it.** Fine on loopback; never in front of real users.
+   */
+  authorize?: Authorize;
+  /**
+   * Starts a run for `POST …/runs` (answered `201 { runId }` once the run exists). The app
+   * supplies model, messages and tools, usually `runtime.startRun(...)` with fields of `body`;
+   * return a `Response` to refuse. Without it the route is not served.
+   */
+  start?: StartRun;
+  /** Largest accepted POST body, in bytes, counted while reading. Default 64 KiB. */
+  maxBodyBytes?: number;
   /** Interval of the `: ping` comment on an idle event stream. Default 15 000 ms. */
   heartbeatMs?: number;
   /** The server's wall clock for `serverTime`. Injectable for tests. */
@@ -20,6 +48,17 @@ export interface RunHandlersOptions {
    * from its cursor) instead of being buffered without bound. Default 8 MiB.
    */
   maxQueuedBytes?: number;
+  /**
+   * Total unread bytes buffered for slow readers across every event stream of these handlers;
+   * past it, each client with a backlog is dropped (its socket closed) at its next write and
+   * resumes from its cursor. Default 64 MiB.
+   */
+  maxBufferedBytes?: number;
+  /**
+   * A client that has unread bytes and reads none of them for this long is dropped. Checked at
+   * each heartbeat. Default 60 000 ms.
+   */
+  idleTimeoutMs?: number;
   /** Receives internal errors (for server logs); the response only says "internal". */
   onError?: (error: unknown) => void;
 }
@@ -32,6 +71,14 @@ export interface RunHandlers {
   snapshot(request: Request, runId: string): Promise<Response>;
   /** `GET …/runs/:id/events` → `text/event-stream`. */
   events(request: Request, runId: string): Promise<Response>;
+  /** `POST …/runs/:id/cancel` → `202 { runId }`. */
+  cancel(request: Request, runId: string): Promise<Response>;
+  /** `POST …/runs/:id/approvals` `{ approvals: [{ approvalId, approved, reason? }] }` → `202`. */
+  approve(request: Request, runId: string): Promise<Response>;
+  /** `POST …/runs` → `201 { runId }`; `null` when no `start` option was given. */
+  start(request: Request): Promise<Response | null>;
+  /** Bytes buffered right now for slow readers, across every stream (for metrics). */
+  bufferedBytes(): number;
 }
 
 const SSE_HEADERS = {
@@ -77,6 +124,28 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const onError = options.onError ?? (() => {});
+  const budget = new SseBufferBudget(options.maxBufferedBytes ?? 64 * 1024 * 1024);
+  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+
+  /** The answer when `action` is refused (or `authorize` failed), `null` when allowed. */
+  const refusal = async (
+    request: Request,
+    runId: string,
+    action: RunAction,
+  ): Promise<Response | null> => {
+    if (!options.authorize) return null;
+    let verdict: boolean | Response;
+    try {
+      verdict = await options.authorize({ request, runId, action });
+    } catch (error) {
+      onError(error);
+      return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
+    }
+    if (verdict === true) return null;
+    if (verdict instanceof Response) return verdict;
+    return jsonError(403, 'forbidden', `Not allowed to ${action} run ${runId}`);
+  };
 
   const failure = (error: unknown, runId: string): Response => {
     if (RunNotFoundError.isInstance(error)) {
@@ -86,10 +155,19 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
     return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
   };
 
+  const control: RunControlContext = {
+    store,
+    control: runtime,
+    maxBodyBytes,
+    failure,
+  };
+
   return {
-    async snapshot(_request, runId) {
+    async snapshot(request, runId) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
+      const refused = await refusal(request, runId, 'read');
+      if (refused) return refused;
       try {
         const snapshot = await store.getSnapshot(runId);
         const body: RunSnapshotResponse = { ...snapshot, serverTime: now().toISOString() };
@@ -102,6 +180,8 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
     async events(request, runId) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
+      const refused = await refusal(request, runId, 'read');
+      if (refused) return refused;
       let cursor: RunCursor = START_CURSOR;
       const text = cursorText(request);
       if (text !== null) {
@@ -120,6 +200,8 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         cursor,
         heartbeatMs,
         maxQueuedBytes,
+        budget,
+        idleTimeoutMs,
         signal: request.signal,
         onError,
       });
@@ -133,5 +215,32 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       stream.start(snapshot);
       return new Response(stream.readable, { headers: SSE_HEADERS });
     },
+
+    async cancel(request, runId) {
+      const invalid = checkRunId(runId);
+      if (invalid) return invalid;
+      const refused = await refusal(request, runId, 'cancel');
+      if (refused) return refused;
+      return cancelRunRoute(control, runId);
+    },
+
+    async approve(request, runId) {
+      const invalid = checkRunId(runId);
+      if (invalid) return invalid;
+      const refused = await refusal(request, runId, 'approve');
+      if (refused) return refused;
+      return approveRunRoute(control, request, runId);
+    },
+
+    async start(request) {
+      const { start } = options;
+      if (!start) return null;
+      const runId = `run-${crypto.randomUUID()}`;
+      const refused = await refusal(request, runId, 'start');
+      if (refused) return refused;
+      return startRunRoute(control, start, request, runId);
+    },
+
+    bufferedBytes: () => budget.bufferedBytes,
   };
 }

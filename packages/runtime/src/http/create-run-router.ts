@@ -2,6 +2,7 @@ import type { MultiplexHandlers } from './create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
 import { jsonError } from './json-error';
 import { routeMultiplex } from './multiplex-route';
+import { pathProblem, rawPathOf } from './request-target';
 
 export interface RunRouterOptions {
   handlers: RunHandlers;
@@ -14,10 +15,28 @@ export interface RunRouterOptions {
 /** `(request) => response`, or `null` when the request is not one of the run routes. */
 export type RunRouter = (request: Request) => Promise<Response | null>;
 
+type Route = 'snapshot' | 'events' | 'cancel' | 'approve';
+
+/** Which route a run path's tail names, and the one method it takes. */
+const TAILS: Record<string, { route: Route; method: 'GET' | 'POST' }> = {
+  '': { route: 'snapshot', method: 'GET' },
+  events: { route: 'events', method: 'GET' },
+  cancel: { route: 'cancel', method: 'POST' },
+  approvals: { route: 'approve', method: 'POST' },
+};
+
 /**
- * Matches `GET {basePath}/runs/:id` (snapshot) and `GET {basePath}/runs/:id/events` (SSE). The id
- * is URL-decoded and validated with `RunIdSchema` (`400 bad_run_id` when invalid); another method
- * on a run route gets `405`. Anything else resolves `null`, so the host can try its own routes.
+ * Mounts the run routes under `basePath`:
+ * - `GET  {basePath}/runs/:id` (snapshot), `GET {basePath}/runs/:id/events` (SSE)
+ * - `POST {basePath}/runs/:id/cancel`, `POST {basePath}/runs/:id/approvals`
+ * - `POST {basePath}/runs` (start; only with the handlers' `start` option)
+ *
+ * Paths are matched exactly as sent (the raw target `toNodeListener` records, see
+ * `setRawRequestTarget`): one with `.`/`..` segments, `//`, or an encoded slash that would
+ * mean a run route once normalised is refused `400 bad_path`, never served as another route —
+ * so a host's own middleware on `/api/runs` cannot be walked around with `/api/x/../runs/…`.
+ * The id is URL-decoded and validated with `RunIdSchema` (`400 bad_run_id`); a wrong method on
+ * a run route gets `405` with `Allow`. Anything else resolves `null`, for the host's routes.
  *
  * @example
  * const route = createRunRouter({ handlers: createRunHandlers({ store, runtime }), basePath: '/api' });
@@ -25,27 +44,39 @@ export type RunRouter = (request: Request) => Promise<Response | null>;
  */
 export function createRunRouter(options: RunRouterOptions): RunRouter {
   const { handlers } = options;
-  const prefix = `${(options.basePath ?? '').replace(/\/+$/, '')}/runs/`;
+  const runs = `${(options.basePath ?? '').replace(/\/+$/, '')}/runs`;
+  const prefix = `${runs}/`;
 
   return async (request) => {
+    const raw = rawPathOf(request);
+    const problem = pathProblem(raw);
+    if (problem !== null) {
+      // Ours under any reading (as sent, or as a URL parser normalised it): refuse, never guess.
+      const parsed = new URL(request.url).pathname;
+      const ours = (path: string) => path === runs || path.startsWith(prefix);
+      if (!ours(raw) && !ours(parsed) && !ours(raw.replace(/\/{2,}/g, '/'))) return null;
+      return jsonError(400, 'bad_path', `The request path ${problem}`);
+    }
     const many =
-      options.multiplex && routeMultiplex(options.multiplex, request, options.basePath ?? '');
+      options.multiplex && routeMultiplex(options.multiplex, request, raw, options.basePath ?? '');
     if (many) return many;
-    const { pathname } = new URL(request.url);
-    if (!pathname.startsWith(prefix)) return null;
-    const segments = pathname.slice(prefix.length).split('/');
-    const [encodedId, tail] = segments;
-    const route =
-      segments.length === 1
-        ? 'snapshot'
-        : segments.length === 2 && tail === 'events'
-          ? 'events'
-          : null;
-    if (route === null || !encodedId) return null;
+    if (raw === runs) {
+      if (request.method !== 'POST') return null;
+      return handlers.start(request);
+    }
+    if (!raw.startsWith(prefix)) return null;
+    const segments = raw.slice(prefix.length).split('/');
+    if (segments.length > 2) return null;
+    const [encodedId, tail = ''] = segments;
+    const match =
+      (segments.length === 1 || tail !== '') && Object.hasOwn(TAILS, tail)
+        ? TAILS[tail]
+        : undefined;
+    if (match === undefined || !encodedId) return null;
 
-    if (request.method !== 'GET') {
+    if (request.method !== match.method) {
       return jsonError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
-        Allow: 'GET',
+        Allow: match.method,
       });
     }
     let runId: string;
@@ -56,8 +87,6 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     }
     const invalid = checkRunId(runId);
     if (invalid) return invalid;
-    return route === 'snapshot'
-      ? handlers.snapshot(request, runId)
-      : handlers.events(request, runId);
+    return handlers[match.route](request, runId);
   };
 }

@@ -1,6 +1,13 @@
 /** Codes of the JSON error bodies the HTTP handlers answer with. */
 export type RunHttpErrorCode =
   | 'run_not_found'
+  | 'bad_path'
+  | 'forbidden'
+  | 'unsupported_media_type'
+  | 'body_too_large'
+  | 'bad_body'
+  | 'not_awaiting_approval'
+  | 'not_supported'
   | 'bad_cursor'
   | 'bad_run_id'
   | 'method_not_allowed'

@@ -10,6 +10,11 @@ import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
+import {
+  SSE_HIGH_WATER_BYTES,
+  type SseBufferBudget,
+  type SseReaderAccount,
+} from './sse-buffer-budget';
 
 export interface RunEventStreamOptions {
   runId: string;
@@ -20,6 +25,10 @@ export interface RunEventStreamOptions {
   heartbeatMs: number;
   /** A client whose unread output exceeds this many bytes is dropped (it resumes by cursor). */
   maxQueuedBytes: number;
+  /** The unread bytes of every stream of the handlers, capped in total (see `SseBufferBudget`). */
+  budget?: SseBufferBudget;
+  /** A client with unread bytes that reads nothing for this long is dropped. Default: never. */
+  idleTimeoutMs?: number;
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
   /** Store failures while streaming (the stream then ends and the client resumes). */
@@ -74,6 +83,8 @@ export class RunEventStream {
   #pumping = false;
   #closed = false;
   #wroteSinceTick = false;
+  /** This stream's share of the slow-reader budget (sse-buffer-budget.ts). */
+  readonly #account: SseReaderAccount | null;
   /** Highest durable revision sent (or held by the client). */
   #revision: number;
   /** Last delta sent (or held by the client) on top of `#checkpointRevision`. */
@@ -89,14 +100,20 @@ export class RunEventStream {
     this.#options = options;
     this.#revision = options.cursor.revision;
     this.#delta = options.cursor.delta;
+    this.#account =
+      options.budget?.open({
+        maxQueuedBytes: options.maxQueuedBytes,
+        idleTimeoutMs: options.idleTimeoutMs ?? Number.POSITIVE_INFINITY,
+      }) ?? null;
     this.readable = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
           this.#controller = controller;
         },
+        pull: (controller) => this.#account?.settle(queuedBytes(controller)),
         cancel: () => this.dispose(),
       },
-      new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
+      new ByteLengthQueuingStrategy({ highWaterMark: SSE_HIGH_WATER_BYTES }),
     );
     this.#unsubscribe = options.source.subscribe(options.runId, (event) => this.#receive(event));
     if (options.signal?.aborted) this.dispose();
@@ -118,6 +135,7 @@ export class RunEventStream {
     this.#unsubscribe = null;
     if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
+    this.#account?.close();
     this.#options.signal?.removeEventListener('abort', this.#onAbort);
   }
 
@@ -317,6 +335,11 @@ export class RunEventStream {
   }
 
   readonly #tick = () => {
+    const idle = this.#account?.check(queuedBytes(this.#controller));
+    if (idle) {
+      this.#drop(idle);
+      return;
+    }
     if (!this.#wroteSinceTick) this.#write(SSE_PING);
     this.#wroteSinceTick = false;
   };
@@ -324,15 +347,31 @@ export class RunEventStream {
   #write(text: string): void {
     if (this.#closed) return;
     const controller = this.#controller;
-    // A client that stopped reading is dropped rather than buffered without bound; it resumes
-    // from the last cursor it processed.
-    if ((controller.desiredSize ?? 0) < -this.#options.maxQueuedBytes) {
-      this.dispose();
-      controller.error(new Error('The client is not reading the stream'));
+    // A client that stopped reading is dropped rather than buffered without bound (alone, or
+    // with the others past the handlers' shared budget); it resumes from its last cursor.
+    const bytes = encoder.encode(text);
+    const queued = queuedBytes(controller);
+    const drop = this.#account
+      ? this.#account.beforeWrite(queued, bytes.byteLength)
+      : queued > this.#options.maxQueuedBytes
+        ? 'the client is not reading the stream'
+        : null;
+    if (drop) {
+      this.#drop(drop);
       return;
     }
-    controller.enqueue(encoder.encode(text));
+    controller.enqueue(bytes);
     this.#wroteSinceTick = true;
+  }
+
+  /** Ends the stream with an error: the adapter closes the client's socket at once. */
+  #drop(reason: string): void {
+    this.dispose();
+    try {
+      this.#controller.error(new Error(`Dropped: ${reason}`));
+    } catch {
+      // Already closed.
+    }
   }
 
   #close(): void {
@@ -350,4 +389,9 @@ export class RunEventStream {
     this.#options.onError(error);
     this.#close();
   }
+}
+
+/** Bytes waiting in a stream's queue (the high-water mark minus what it still desires). */
+function queuedBytes(controller: ReadableStreamDefaultController<Uint8Array>): number {
+  return SSE_HIGH_WATER_BYTES - (controller.desiredSize ?? 0);
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
+import { setRawRequestTarget } from './request-target';
 
 /** A Web-standard handler; `null` means "not mine" (see `createRunRouter`). */
 export type WebHandler = (request: Request) => Response | null | Promise<Response | null>;
@@ -31,7 +32,7 @@ export function createNodeRequest(incoming: IncomingMessage, signal?: AbortSigna
   }
   const method = incoming.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(url, {
+  const request = new Request(url, {
     method,
     headers,
     signal: signal ?? null,
@@ -39,6 +40,9 @@ export function createNodeRequest(incoming: IncomingMessage, signal?: AbortSigna
       ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' }
       : {}),
   } as RequestInit);
+  // The URL parser resolved `..` segments; the router matches the path as it was sent.
+  setRawRequestTarget(request, incoming.url ?? '/');
+  return request;
 }
 
 /**
@@ -72,7 +76,9 @@ export async function writeNodeResponse(target: ServerResponse, response: Respon
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!target.write(value)) await drained(target);
+      // A stream that errors while we wait (a client dropped for not reading) closes the
+      // socket at once, instead of waiting for a drain that never comes.
+      if (!target.write(value)) await Promise.race([drained(target), reader.closed]);
       if (target.destroyed) return;
     }
     target.end();

@@ -53,6 +53,28 @@ export interface RunHandle {
    * lost lease. Rejects only when the run could not be created or acquired.
    */
   done: Promise<AgentRun>;
+  /**
+   * The run once it exists in the store and this execution was admitted (`startRun`: created
+   * or found; `resumeRun`: the approvals matched the paused message). Await it before handing
+   * the run id to a client: a store that answers on a later tick would otherwise let the
+   * client's first snapshot request arrive before the run exists. Rejects when the run could
+   * not be created or the execution was refused (e.g. already executing, nothing to resume).
+   *
+   * @example
+   * const handle = runtime.startRun({ runId, model, messages });
+   * await handle.created;
+   * return Response.json({ runId }, { status: 201 });
+   */
+  created: Promise<AgentRun>;
+}
+
+/** A handle whose execution was refused before it began. */
+function refused(error: unknown): RunHandle {
+  const done = Promise.reject(error);
+  const created = Promise.reject(error);
+  // Callers may await only one of the two; the other must not be an unhandled rejection.
+  created.catch(() => {});
+  return { done, created };
 }
 
 export interface AgentRuntime extends RunEventSource {
@@ -170,11 +192,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     // resume that arrives meanwhile waits for it instead of being refused.
     const previous = executions.get(runId);
     if (previous) {
-      const done = previous.then(
-        () => resume({ runId, approvals, ...overrides }).done,
-        () => resume({ runId, approvals, ...overrides }).done,
+      const next = previous.then(
+        () => resume({ runId, approvals, ...overrides }),
+        () => resume({ runId, approvals, ...overrides }),
       );
-      return { done };
+      const created = next.then((handle) => handle.created);
+      created.catch(() => {});
+      return { done: next.then((handle) => handle.done), created };
     }
     const remembered = paused.get(runId);
     const defined = Object.fromEntries(
@@ -185,7 +209,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const error = new TypeError(
         `Run ${runId} is not paused in this process: pass model and messages to resumeRun`,
       );
-      return { done: Promise.reject(error) };
+      return refused(error);
     }
     const execution = merged as RunExecutionOptions;
     return launch(runId, execution, async () => {
@@ -213,7 +237,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     }>,
   ): RunHandle {
     if (controllers.has(runId)) {
-      return { done: Promise.reject(new Error(`Run ${runId} is already executing here`)) };
+      return refused(new Error(`Run ${runId} is already executing here`));
     }
     const controller = new AbortController();
     const external = execution.abortSignal;
@@ -222,9 +246,18 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     controllers.set(runId, controller);
 
+    let admitted!: (run: Promise<AgentRun>) => void;
+    const created = new Promise<AgentRun>((resolve) => {
+      admitted = resolve;
+    });
+    created.catch(() => {});
     const done = (async () => {
       try {
-        const prepared = await prepare();
+        const prepared = await prepare().catch((error: unknown) => {
+          admitted(Promise.reject(error));
+          throw error;
+        });
+        admitted(store.getRun(runId));
         const acquired = await publishing.acquireRun(runId, { owner, leaseMs });
         const snapshot = await store.getSnapshot(runId);
         const message: UIMessage = prepared.message ??
@@ -256,7 +289,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       }
     })();
     executions.set(runId, done);
-    return { done };
+    return { done, created };
   }
 
   return {

@@ -21,6 +21,7 @@ import {
   type TerminalCommit,
   type TerminalResult,
 } from './reducer';
+import { withRunIdValidation } from './run-id-guard';
 import { type Mutation, type StoredRun, StoredRunSchema } from './stored-run';
 
 /**
@@ -145,7 +146,8 @@ export function createAgentRuntimeStore(
     }
   }
 
-  return {
+  // Every id is checked against `RunIdSchema` first, whatever the driver (`InvalidRunIdError`).
+  return withRunIdValidation({
     createRun({ runId }) {
       return unowned(runId, (record) => reduceCreateRun(record, { runId }, now()));
     },
@@ -195,5 +197,5 @@ export function createAgentRuntimeStore(
         return parsed.data;
       });
     },
-  };
+  });
 }

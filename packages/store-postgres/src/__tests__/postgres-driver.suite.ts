@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { RunOperation, UIMessage } from '@runlight/protocol';
 import {
   type AgentRuntimeDriver,
   createAgentRuntimeStore,
   createMemoryDriver,
   FencingError,
+  InvalidRunIdError,
   type StoredRun,
   StoreRecordError,
 } from '@runlight/runtime';
@@ -97,6 +99,46 @@ export function driverTests(open: () => Promise<TestDatabase>) {
     const store = createAgentRuntimeStore(driver);
     await store.createRun({ runId: 'after-migrations' });
     expect(await store.readEvents('after-migrations')).toHaveLength(1);
+  });
+
+  it('keeps prepared-statement names apart for 63-character schemas that share a long prefix', async () => {
+    // PostgreSQL truncates identifiers to 63 bytes: names that held the schema collided.
+    const prefix = `rl_${randomBytes(4).toString('hex')}_${'s'.repeat(47)}`;
+    const schemas = [`${prefix}_one`, `${prefix}_two`];
+    expect(schemas.map((schema) => schema.length)).toEqual([63, 63]);
+    const sql = toSqlClient(database.client);
+    try {
+      for (const schema of schemas) await migrate(database.client, { schema });
+      // One client (PGlite: one connection; a pool reuses connections) prepares both.
+      for (const schema of schemas) {
+        const store = createAgentRuntimeStore(
+          createPostgresDriver({ client: database.client, schema }),
+        );
+        await store.createRun({ runId: 'run-1' });
+        await store.acquireRun('run-1', { owner: 'worker-a', leaseMs: 30_000 });
+        expect((await store.getSnapshot('run-1')).revision).toBe(2);
+      }
+    } finally {
+      for (const schema of schemas) {
+        await sql.query({ text: `DROP SCHEMA IF EXISTS "${schema}" CASCADE` });
+      }
+    }
+  });
+
+  it('refuses a run id with \\u0000 with the typed InvalidRunIdError, not a database error', async () => {
+    const { driver } = await freshDriver();
+    const store = createAgentRuntimeStore(driver);
+    for (const attempt of [
+      store.createRun({ runId: 'run\u0000x' }),
+      store.getSnapshot('run\u0000x'),
+      store.readEvents('run\u0000x'),
+    ]) {
+      const error = await attempt.then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+      expect(InvalidRunIdError.isInstance(error)).toBe(true);
+    }
   });
 
   it('answers null for a run it does not hold, and no events', async () => {

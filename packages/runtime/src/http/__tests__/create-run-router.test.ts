@@ -1,6 +1,13 @@
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunHandlers } from '../create-run-handlers';
+import { RunEventHub } from '../../events/event-hub';
+import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
+import { createMemoryDriver } from '../../store/memory-driver';
+import { createRunHandlers, type RunHandlers } from '../create-run-handlers';
 import { createRunRouter } from '../create-run-router';
+import { setRawRequestTarget } from '../request-target';
+import { toNodeListener } from '../to-node-listener';
+import { listen } from './http-test-kit';
 
 function fakeHandlers() {
   const calls: [string, string][] = [];
@@ -13,6 +20,19 @@ function fakeHandlers() {
       calls.push(['events', runId]);
       return new Response('events');
     },
+    cancel: async (_request, runId) => {
+      calls.push(['cancel', runId]);
+      return new Response('cancel');
+    },
+    approve: async (_request, runId) => {
+      calls.push(['approve', runId]);
+      return new Response('approve');
+    },
+    start: async () => {
+      calls.push(['start', '']);
+      return new Response('start');
+    },
+    bufferedBytes: () => 0,
   };
   return { handlers, calls };
 }
@@ -25,10 +45,13 @@ describe('createRunRouter', () => {
     ['/api/runs/run-1/events', 'events', 'run-1'],
     ['/api/runs/run-1/events?after=3', 'events', 'run-1'],
     ['/api/runs/a%3Ab.c~d_e-f', 'snapshot', 'a:b.c~d_e-f'],
-  ])('routes GET %s to %s(%s)', async (path, handler, runId) => {
+    ['/api/runs/run-1/cancel', 'cancel', 'run-1', 'POST'],
+    ['/api/runs/run-1/approvals', 'approve', 'run-1', 'POST'],
+    ['/api/runs', 'start', '', 'POST'],
+  ])('routes %s to %s(%s)', async (path, handler, runId, method = 'GET') => {
     const { handlers, calls } = fakeHandlers();
     const route = createRunRouter({ handlers, basePath: '/api/' });
-    const response = await route(get(path));
+    const response = await route(get(path, method));
     expect(await response?.text()).toBe(handler);
     expect(calls).toEqual([[handler, runId]]);
   });
@@ -40,7 +63,10 @@ describe('createRunRouter', () => {
     '/api/runs/run-1/',
     '/api/runs/run-1/other',
     '/api/runs/run-1/events/x',
+    '/api/runs/run-1/constructor',
+    '/api/runs/run-1/__proto__',
     '/apix/runs/run-1',
+    '/api/runs',
   ])('leaves %s to the host (null)', async (path) => {
     const { handlers, calls } = fakeHandlers();
     expect(await createRunRouter({ handlers, basePath: '/api' })(get(path))).toBeNull();
@@ -55,7 +81,6 @@ describe('createRunRouter', () => {
 
   it.each([
     ['/api/runs/a%20b', 'may only contain'],
-    ['/api/runs/a%2Fb/events', 'may only contain'],
     ['/api/runs/%E0%A4%A', 'percent-encoding'],
     [`/api/runs/${'r'.repeat(201)}`, 'at most 200'],
   ])('answers 400 bad_run_id to %s', async (path, message) => {
@@ -68,6 +93,18 @@ describe('createRunRouter', () => {
     expect(calls).toEqual([]);
   });
 
+  it.each([
+    ['POST', '/api/runs/run-1', 'GET'],
+    ['GET', '/api/runs/run-1/cancel', 'POST'],
+    ['PUT', '/api/runs/run-1/approvals', 'POST'],
+  ])('answers 405 to %s %s with Allow: %s', async (method, path, allow) => {
+    const { handlers, calls } = fakeHandlers();
+    const response = await createRunRouter({ handlers, basePath: '/api' })(get(path, method));
+    expect(response?.status).toBe(405);
+    expect(response?.headers.get('allow')).toBe(allow);
+    expect(calls).toEqual([]);
+  });
+
   it('answers 405 with Allow: GET to another method on a run route', async () => {
     const { handlers } = fakeHandlers();
     const snapshot = vi.spyOn(handlers, 'snapshot');
@@ -76,5 +113,83 @@ describe('createRunRouter', () => {
     expect(response?.headers.get('allow')).toBe('GET');
     expect((await response!.json()).error.code).toBe('method_not_allowed');
     expect(snapshot).not.toHaveBeenCalled();
+  });
+});
+
+describe('createRunRouter: paths are matched exactly as sent', () => {
+  /** A Request whose raw target is `target`, as `createNodeRequest` records it. */
+  const raw = (target: string, method = 'GET') => {
+    const request = new Request(new URL(target, 'http://test'), { method });
+    setRawRequestTarget(request, target);
+    return request;
+  };
+
+  it.each([
+    '/api/x/../runs/secret',
+    '/api/runs/./secret',
+    '/api/runs/secret/./events',
+    '/api/runs/x/../secret',
+    '/api/x/%2e%2e/runs/secret',
+    '/api/x/.%2E/runs/secret',
+    '/api//runs/secret',
+    '/api/runs//secret',
+    '/api/runs/a%2Fb/events',
+    '/api/runs/a%2fb',
+    '/api/runs/a%5Cb',
+    '/api/x\\..\\runs/secret',
+    '/api/runs/secret/events/..',
+  ])('refuses %s with 400 bad_path and calls no handler', async (target) => {
+    const { handlers, calls } = fakeHandlers();
+    const response = await createRunRouter({ handlers, basePath: '/api' })(raw(target));
+    expect(response?.status).toBe(400);
+    expect((await response!.json()).error.code).toBe('bad_path');
+    expect(calls).toEqual([]);
+  });
+
+  it('leaves odd paths that are not run routes under any reading to the host', async () => {
+    const { handlers } = fakeHandlers();
+    const route = createRunRouter({ handlers, basePath: '/api' });
+    expect(await route(raw('/assets/../index.html'))).toBeNull();
+    expect(await route(raw('/other//x'))).toBeNull();
+  });
+
+  it('does not serve /api/x/../runs/secret past a prefix auth check like Express (node:http)', async () => {
+    const hub = new RunEventHub();
+    const store = createAgentRuntimeStore(createMemoryDriver());
+    await store.createRun({ runId: 'secret' });
+    const route = createRunRouter({
+      handlers: createRunHandlers({ store, runtime: hub }),
+      basePath: '/api',
+    });
+    const listener = toNodeListener(route);
+    // The host's own guard, as `app.use('/api/runs', requireAuth)` matches: on the raw path.
+    const server = await listen((request, response, next) => {
+      if (request.url?.startsWith('/api/runs') && request.headers.authorization !== 'yes') {
+        response.writeHead(401).end();
+        return;
+      }
+      listener(request, response, next);
+    });
+    try {
+      const send = (target: string, headers: Record<string, string> = {}) =>
+        new Promise<number>((resolve, reject) => {
+          // fetch() would normalise the path itself; a raw request sends it as written.
+          const { hostname, port } = new URL(server.origin);
+          const request = httpRequest({ hostname, port, path: target, headers }, (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.on('error', reject);
+          request.end();
+        });
+      expect(await send('/api/runs/secret')).toBe(401);
+      expect(await send('/api/runs/secret', { authorization: 'yes' })).toBe(200);
+      expect(await send('/api/x/../runs/secret')).toBe(400);
+      expect(await send('/api/x/%2e%2e/runs/secret')).toBe(400);
+      expect(await send('/api//runs/secret')).toBe(400);
+      expect(await send('/api/./runs/secret/events')).toBe(400);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -163,7 +163,7 @@ export function lossySource(hub: RunEventHub, drop: (event: RunEvent) => boolean
 export interface FixtureOptions extends Partial<Omit<RunHandlersOptions, 'store' | 'runtime'>> {
   latency?: LatencyOptions;
   /** Replace the hub as the handlers' event source. */
-  source?: (hub: RunEventHub) => RunEventSource;
+  source?: (hub: RunEventHub) => RunHandlersOptions['runtime'];
 }
 
 /** A real store (memory driver, optional latency), a hub, the handlers and router over HTTP. */

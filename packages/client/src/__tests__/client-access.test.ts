@@ -1,0 +1,126 @@
+import { at, checkpoint, modelRequestOperation, snapshot } from '@runlight/test-utils';
+import { describe, expect, it, vi } from 'vitest';
+import { createRunlightClient, type RunlightClientOptions } from '../create-runlight-client';
+import type { ConnectionState } from '../run-state';
+import { FakeServer } from './fake-server';
+
+const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 5 });
+
+const base = () =>
+  snapshot(
+    5,
+    { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
+    checkpoint(4),
+  );
+
+function setup(server: FakeServer, options: Partial<RunlightClientOptions> = {}) {
+  const client = createRunlightClient({
+    baseUrl: 'http://runlight.test/api',
+    fetch: server.fetch,
+    reconnect: { initialDelayMs: 1, maxDelayMs: 4 },
+    random: () => 0.5,
+    ...options,
+  });
+  const store = client.run('run-1');
+  const connections: ConnectionState[] = [];
+  const unsubscribe = store.subscribe(() => {
+    const { connection } = store.getState();
+    if (connections.at(-1) !== connection) connections.push(connection);
+  });
+  return { client, store, connections, unsubscribe };
+}
+
+const authorization = (init: RequestInit) => new Headers(init.headers).get('authorization');
+
+describe('credentials', () => {
+  it('401, then refreshed headers and retry(), then live: headers are asked before every request', async () => {
+    const server = new FakeServer(base());
+    let token = 'expired';
+    const asked: string[] = [];
+    const headers = vi.fn(async () => {
+      asked.push(token);
+      return { authorization: `Bearer ${token}` };
+    });
+    server.snapshotAnswer = () =>
+      authorization(server.inits.at(-1)!) === 'Bearer fresh'
+        ? Response.json(server.snapshot)
+        : Response.json({ error: { code: 'unauthorized', message: 'sign in' } }, { status: 401 });
+    const { client, store, connections, unsubscribe } = setup(server, {
+      headers,
+      credentials: 'include',
+      // The slow automatic retry must not be what gets us out in this test.
+      reconnect: { initialDelayMs: 1, maxDelayMs: 60_000 },
+    });
+    await waitFor(() => expect(store.getState().connection).toBe('unauthorized'));
+    expect(store.getState().error).toMatchObject({ kind: 'unauthorized', status: 401 });
+    expect(server.requests).toEqual(['/api/runs/run-1']);
+
+    token = 'fresh';
+    client.retry();
+    await waitFor(() => expect(store.getState().connection).toBe('live'));
+    expect(store.getState().error).toBeNull();
+    expect(connections).toEqual(['connecting', 'unauthorized', 'connecting', 'live']);
+    // Snapshot and event stream both carried the fresh token and the credentials mode.
+    expect(server.inits.slice(1).map(authorization)).toEqual(['Bearer fresh', 'Bearer fresh']);
+    expect(server.inits.every((init) => init.credentials === 'include')).toBe(true);
+    expect(server.last.lastEventId).toBe('5');
+
+    // A reconnect asks again: a token rotated meanwhile is used.
+    token = 'rotated';
+    server.snapshotAnswer = null;
+    server.last.fail();
+    await waitFor(() => expect(server.connections).toHaveLength(2));
+    expect(authorization(server.inits.at(-1)!)).toBe('Bearer rotated');
+    expect(asked.length).toBe(server.inits.length);
+    unsubscribe();
+  });
+
+  it('a 403 on the event stream is unauthorized too, and store.retry() leaves it', async () => {
+    const server = new FakeServer(base());
+    server.eventAnswers.push({
+      kind: 'response',
+      response: Response.json({ error: { code: 'forbidden', message: 'no' } }, { status: 403 }),
+    });
+    const { store, unsubscribe } = setup(server, {
+      reconnect: { initialDelayMs: 1, maxDelayMs: 60_000 },
+    });
+    await waitFor(() => expect(store.getState().connection).toBe('unauthorized'));
+    expect(store.getState().error).toMatchObject({ kind: 'unauthorized', status: 403 });
+    expect(store.getState().run?.revision).toBe(5); // the last good state stays
+    store.retry();
+    await waitFor(() => expect(store.getState().connection).toBe('live'));
+    unsubscribe();
+  });
+});
+
+describe('a run the client was just given', () => {
+  it('retries a 404 within notFoundRetryMs (the run is created on a later tick) and goes live', async () => {
+    const server = new FakeServer(base());
+    let notYet = 3;
+    server.snapshotAnswer = () =>
+      notYet-- > 0
+        ? Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 })
+        : Response.json(server.snapshot);
+    const { store, unsubscribe } = setup(server);
+    await waitFor(() => expect(store.getState().connection).toBe('live'));
+    expect(server.snapshotLoads).toBe(4);
+    unsubscribe();
+  });
+
+  it('closes after the window, and retry() reopens it once the run exists', async () => {
+    const server = new FakeServer(base());
+    let clock = 0;
+    server.snapshotAnswer = () => {
+      clock += 1_000;
+      return Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
+    };
+    const { store, unsubscribe } = setup(server, { notFoundRetryMs: 2_500, now: () => clock });
+    await waitFor(() => expect(store.getState().connection).toBe('closed'));
+    expect(store.getState().error?.kind).toBe('run-not-found');
+    expect(server.snapshotLoads).toBe(3);
+    server.snapshotAnswer = null;
+    store.retry();
+    await waitFor(() => expect(store.getState().connection).toBe('live'));
+    unsubscribe();
+  });
+});

@@ -1,0 +1,122 @@
+import type { AgentRun } from '@runlight/protocol';
+import { z } from 'zod';
+import type { RunHandle } from '../runner/agent-runtime';
+import type { ToolApprovalAnswer } from '../runner/run-options';
+import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { jsonError } from './json-error';
+import { readJsonBody } from './read-json-body';
+
+/** `POST …/runs/:id/approvals`: the answers to one or more pending approval requests. */
+export const ApprovalsBodySchema = z.strictObject({
+  approvals: z
+    .array(
+      z.strictObject({
+        approvalId: z.string().min(1).max(200),
+        approved: z.boolean(),
+        reason: z.string().max(2_000).optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+
+/** What the run-control routes need from the runtime. */
+export interface RunControl {
+  cancelRun(runId: string): void;
+  resumeRun(options: { runId: string; approvals: readonly ToolApprovalAnswer[] }): RunHandle;
+}
+
+/** Starts a run for `POST …/runs`; the app supplies model, messages and tools. */
+export type StartRun = (input: {
+  request: Request;
+  /** The id the run gets (crypto-random). */
+  runId: string;
+  /** The JSON body (validated by the app), `undefined` when empty. */
+  body: unknown;
+}) => RunHandle | Response | Promise<RunHandle | Response>;
+
+export interface RunControlContext {
+  store: Pick<AgentRuntimeStore, 'getRun'>;
+  control: Partial<RunControl>;
+  maxBodyBytes: number;
+  /** A store or runtime failure (404 for an unknown run, else a generic 500). */
+  failure(error: unknown, runId: string): Response;
+}
+
+const accepted = (runId: string) =>
+  Response.json({ runId }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
+
+const unsupported = (what: string) =>
+  jsonError(501, 'not_supported', `This server's runtime does not ${what}`);
+
+/** `POST …/runs/:id/cancel` → `202 { runId }` (body ignored). */
+export async function cancelRunRoute(context: RunControlContext, runId: string) {
+  const { control } = context;
+  if (typeof control.cancelRun !== 'function') return unsupported('cancel runs');
+  try {
+    await context.store.getRun(runId);
+  } catch (error) {
+    return context.failure(error, runId);
+  }
+  control.cancelRun(runId);
+  return accepted(runId);
+}
+
+/** `POST …/runs/:id/approvals` → `202 { runId }` once the resume was admitted. */
+export async function approveRunRoute(
+  context: RunControlContext,
+  request: Request,
+  runId: string,
+): Promise<Response> {
+  const { control } = context;
+  if (typeof control.resumeRun !== 'function') return unsupported('resume runs');
+  const body = await readJsonBody(request, context.maxBodyBytes);
+  if (!body.ok) return body.response;
+  const parsed = ApprovalsBodySchema.safeParse(body.value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(body)';
+    return jsonError(400, 'bad_body', `${where}: ${issue?.message ?? 'is invalid'}`);
+  }
+  let run: AgentRun;
+  try {
+    run = await context.store.getRun(runId);
+  } catch (error) {
+    return context.failure(error, runId);
+  }
+  const notAwaiting = () =>
+    jsonError(409, 'not_awaiting_approval', `Run ${runId} awaits none of these approvals here`);
+  if (run.status !== 'running') return notAwaiting();
+  const approvals = parsed.data.approvals.map(({ reason, ...answer }) =>
+    reason === undefined ? answer : { ...answer, reason },
+  );
+  try {
+    await control.resumeRun({ runId, approvals }).created;
+  } catch (error) {
+    // The runtime refuses approvals its paused message does not hold (or a run it is not
+    // pausing) with a TypeError: the client's answer, not the server, is wrong.
+    if (error instanceof TypeError) return notAwaiting();
+    return context.failure(error, runId);
+  }
+  return accepted(runId);
+}
+
+/** `POST …/runs` → `201 { runId }` once the run exists in the store. */
+export async function startRunRoute(
+  context: RunControlContext,
+  start: StartRun,
+  request: Request,
+  runId: string,
+): Promise<Response> {
+  const body = await readJsonBody(request, context.maxBodyBytes);
+  if (!body.ok) return body.response;
+  try {
+    const started = await start({ request, runId, body: body.value });
+    if (started instanceof Response) return started;
+    // The run exists before its id is returned: the client's first snapshot cannot 404.
+    await started.created;
+  } catch (error) {
+    return context.failure(error, runId);
+  }
+  return Response.json({ runId }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
+}

@@ -1,0 +1,113 @@
+/** The high-water mark of each event stream's queue: what a reader that keeps up may hold. */
+export const SSE_HIGH_WATER_BYTES = 64 * 1024;
+
+export interface SseBufferLimits {
+  /** One client's unread bytes above which it is dropped. */
+  maxQueuedBytes: number;
+  /** A client with unread bytes that reads nothing for this long is dropped. */
+  idleTimeoutMs: number;
+  now?: () => number;
+}
+
+/**
+ * The bytes buffered for slow SSE readers across every stream of one handlers instance, with a
+ * total cap: a client that does not keep up holds memory only while the total stays under
+ * `maxBytes`; beyond it, every client with a backlog (more than the stream's high-water mark)
+ * is dropped at its next write and resumes from its cursor. A reader that keeps up holds at
+ * most the high-water mark and is never dropped for others' backlogs.
+ *
+ * @example
+ * const budget = new SseBufferBudget(64 * 1024 * 1024);
+ * const account = budget.open({ maxQueuedBytes: 8 << 20, idleTimeoutMs: 60_000 });
+ */
+export class SseBufferBudget {
+  readonly maxBytes: number;
+  #bufferedBytes = 0;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** Bytes queued right now for every open stream (as last reported by each). */
+  get bufferedBytes(): number {
+    return this.#bufferedBytes;
+  }
+
+  /** The account of one new stream. */
+  open(limits: SseBufferLimits): SseReaderAccount {
+    return new SseReaderAccount(this, limits);
+  }
+
+  /** @internal */
+  adjust(delta: number): void {
+    this.#bufferedBytes += delta;
+  }
+}
+
+/**
+ * One stream's share of the budget. The stream reports its queue size (from the controller's
+ * `desiredSize`) on every write, on every pull and at every heartbeat; the account answers
+ * why the client must be dropped, or `null`.
+ */
+export class SseReaderAccount {
+  readonly #budget: SseBufferBudget;
+  readonly #limits: SseBufferLimits;
+  readonly #now: () => number;
+  #reported = 0;
+  /** Bytes ever enqueued; minus the queue, what the client has read so far. */
+  #enqueued = 0;
+  #readAtLastCheck = 0;
+  #stalledSince: number | null = null;
+  #closed = false;
+
+  constructor(budget: SseBufferBudget, limits: SseBufferLimits) {
+    this.#budget = budget;
+    this.#limits = limits;
+    this.#now = limits.now ?? Date.now;
+  }
+
+  /** Before enqueuing `bytes` on a queue holding `queued`: a reason to drop, or `null`. */
+  beforeWrite(queued: number, bytes: number): string | null {
+    if (queued > this.#limits.maxQueuedBytes) return 'the client is not reading the stream';
+    this.#report(queued + bytes);
+    this.#enqueued += bytes;
+    if (this.#budget.bufferedBytes > this.#budget.maxBytes && queued > SSE_HIGH_WATER_BYTES) {
+      return 'the server holds too many unread bytes for slow clients';
+    }
+    return null;
+  }
+
+  /** The queue shrank (the stream was pulled). */
+  settle(queued: number): void {
+    this.#report(queued);
+  }
+
+  /** At each heartbeat: a reason to drop a client that read nothing for `idleTimeoutMs`. */
+  check(queued: number): string | null {
+    this.#report(queued);
+    const read = this.#enqueued - queued;
+    if (queued <= 0 || read > this.#readAtLastCheck) {
+      this.#readAtLastCheck = read;
+      this.#stalledSince = queued <= 0 ? null : this.#now();
+      return null;
+    }
+    this.#stalledSince ??= this.#now();
+    return this.#now() - this.#stalledSince >= this.#limits.idleTimeoutMs
+      ? `the client read nothing for ${this.#limits.idleTimeoutMs} ms`
+      : null;
+  }
+
+  /** Returns this stream's bytes to the budget; idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#report(0);
+    this.#closed = true;
+  }
+
+  #report(queued: number): void {
+    if (this.#closed) return;
+    const value = Math.max(0, queued);
+    this.#budget.adjust(value - this.#reported);
+    this.#reported = value;
+  }
+}

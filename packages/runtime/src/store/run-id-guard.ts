@@ -1,0 +1,38 @@
+import { RunIdSchema } from '@runlight/protocol';
+import { InvalidRunIdError } from '../errors/invalid-run-id-error';
+import type { AgentRuntimeStore } from './agent-runtime-store';
+
+/** Throws `InvalidRunIdError` unless `runId` passes the protocol's `RunIdSchema`. */
+export function assertRunId(runId: unknown): asserts runId is string {
+  const parsed = RunIdSchema.safeParse(runId);
+  if (parsed.success) return;
+  const shown = typeof runId === 'string' ? runId.slice(0, 80) : String(runId);
+  throw new InvalidRunIdError(shown, parsed.error.issues[0]?.message ?? 'is invalid');
+}
+
+/**
+ * The store with every run id checked before the driver is called: an invalid one rejects with
+ * `InvalidRunIdError` (never a raw database error), for every driver alike.
+ */
+export function withRunIdValidation(store: AgentRuntimeStore): AgentRuntimeStore {
+  const check =
+    <A extends unknown[], R>(method: (runId: string, ...rest: A) => Promise<R>) =>
+    async (runId: string, ...rest: A): Promise<R> => {
+      assertRunId(runId);
+      return method(runId, ...rest);
+    };
+  return {
+    createRun: async (input) => {
+      assertRunId(input.runId);
+      return store.createRun(input);
+    },
+    acquireRun: check(store.acquireRun),
+    recordRunOperation: check(store.recordRunOperation),
+    saveAssistantCheckpoint: check(store.saveAssistantCheckpoint),
+    commitTerminal: check(store.commitTerminal),
+    renewLease: check(store.renewLease),
+    getRun: check(store.getRun),
+    getSnapshot: check(store.getSnapshot),
+    readEvents: check(store.readEvents),
+  };
+}
