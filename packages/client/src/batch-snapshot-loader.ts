@@ -7,6 +7,8 @@ export interface BatchSnapshotContext {
   now: () => number;
   /** Most ids per request. Default 50. */
   maxIds?: number;
+  /** Headers and credentials of every request (the client's `headers` / `credentials`). */
+  requestInit?: () => Promise<RequestInit>;
 }
 
 interface Waiting {
@@ -59,7 +61,10 @@ export function batchSnapshotLoader(
     let response: Response;
     let text: string;
     try {
-      response = await context.fetch(url, { headers: { accept: 'application/json' } });
+      const init = (await context.requestInit?.()) ?? {};
+      const headers = new Headers(init.headers);
+      headers.set('accept', 'application/json');
+      response = await context.fetch(url, { ...init, headers });
       text = await response.text();
     } catch (cause) {
       throw new RunlightClientError(

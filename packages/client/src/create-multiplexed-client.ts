@@ -37,7 +37,17 @@ export function createMultiplexedRunlightClient(
     fetch,
     ...(options.reopenDelayMs === undefined ? {} : { reopenDelayMs: options.reopenDelayMs }),
   });
-  const batched = batchSnapshotLoader({ baseUrl, fetch, now: options.now ?? Date.now });
+  const { headers, credentials } = options;
+  const requestInit = async (): Promise<RequestInit> => ({
+    headers: typeof headers === 'function' ? await headers() : (headers ?? {}),
+    ...(credentials === undefined ? {} : { credentials }),
+  });
+  const batched = batchSnapshotLoader({
+    baseUrl,
+    fetch,
+    now: options.now ?? Date.now,
+    requestInit,
+  });
   // Every snapshot load batches, also a host cache's (e.g. `RunlightProvider`'s query loader
   // calls `client.fetchSnapshot`).
   const fetchSnapshot: RunlightClient['fetchSnapshot'] = async (runId, fetchOptions = {}) => {

@@ -47,6 +47,8 @@ export class RunMultiplexer {
   #connection: AbortController | null = null;
   #reopen: ReturnType<typeof setTimeout> | undefined;
   #opened = 0;
+  /** The headers and credentials of the stores' own requests (e.g. authorization), minus cursor. */
+  #init: { headers: Headers; credentials?: RequestCredentials } = { headers: new Headers() };
 
   constructor(options: RunMultiplexerOptions) {
     this.#options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
@@ -60,7 +62,12 @@ export class RunMultiplexer {
       : null;
     if (match === null || (init?.method ?? 'GET') !== 'GET')
       return this.#options.fetch(input, init);
-    const cursor = new Headers(init?.headers).get('last-event-id') ?? '0';
+    const headers = new Headers(init?.headers);
+    const cursor = headers.get('last-event-id') ?? '0';
+    headers.delete('last-event-id');
+    headers.set('accept', 'text/event-stream');
+    // The shared connection carries what the stores' requests carry (they share one client).
+    this.#init = { headers, ...(init?.credentials ? { credentials: init.credentials } : {}) };
     return this.#join(decodeURIComponent(match[1]!), cursor, init?.signal ?? undefined);
   };
 
@@ -136,10 +143,7 @@ export class RunMultiplexer {
   async #read(connection: AbortController, url: string): Promise<void> {
     const { signal } = connection;
     try {
-      const response = await this.#options.fetch(url, {
-        headers: { accept: 'text/event-stream' },
-        signal,
-      });
+      const response = await this.#options.fetch(url, { ...this.#init, signal });
       if (!response.ok || response.body === null) {
         const text = await response.text().catch(() => '');
         // The request as a whole was refused: every waiting run gets that answer.

@@ -39,14 +39,21 @@ const textOf = (state: RunState) =>
     .join('');
 
 /** The runtime with both the single-run and the multiplex routes; counts open connections. */
-async function serve(options: { dropMultiplexAfterWrites?: number } = {}) {
+async function serve(
+  options: { dropMultiplexAfterWrites?: number; authorize?: (request: Request) => boolean } = {},
+) {
   const store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
   const runtime = createAgentRuntime({ store, events: hub, checkpointEveryEvents: 4 });
   const listener = toNodeListener(
     createRunRouter({
       handlers: createRunHandlers({ store, runtime, heartbeatMs: 200 }),
-      multiplex: createMultiplexHandlers({ store, runtime, heartbeatMs: 200 }),
+      multiplex: createMultiplexHandlers({
+        store,
+        runtime,
+        heartbeatMs: 200,
+        ...(options.authorize ? { authorize: ({ request }) => options.authorize!(request) } : {}),
+      }),
       basePath: '/api',
     }),
   );
@@ -242,6 +249,35 @@ describe('many runs over one multiplexed connection (loopback HTTP, the real run
     await waitFor(() => expect(client.run('nobody').getState().connection).toBe('closed'));
     expect(client.run('nobody').getState().error?.kind).toBe('run-not-found');
     expect(textOf(client.run('known').getState())).toBe(answer(1));
+    offA();
+    offB();
+  });
+
+  it('the shared connection and the batched snapshots carry the client headers (authorize sees them); without them each run is refused', async () => {
+    const { runtime, baseUrl, store } = await serve({
+      authorize: (request) => request.headers.get('authorization') === 'Bearer good',
+    });
+    const handle = runtime.startRun({
+      runId: 'guarded',
+      model: scriptedModel([{ firstTokenMs: 30, tokenMs: 5, text: answer(2) }]),
+      messages: [{ role: 'user', content: 'Go' }],
+    });
+    await waitFor(() => store.getRun('guarded'));
+    const allowed = createMultiplexedRunlightClient({
+      baseUrl,
+      headers: async () => ({ authorization: 'Bearer good' }),
+    });
+    const refused = createMultiplexedRunlightClient({
+      baseUrl,
+      headers: { authorization: 'Bearer bad' },
+    });
+    const offA = allowed.run('guarded').subscribe(() => {});
+    const offB = refused.run('guarded').subscribe(() => {});
+    await handle.done;
+    await waitFor(() => expect(allowed.run('guarded').getState().connection).toBe('closed'));
+    expect(textOf(allowed.run('guarded').getState())).toBe(answer(2));
+    await waitFor(() => expect(refused.run('guarded').getState().error?.status).toBe(403));
+    expect(refused.run('guarded').getState().run).toBeNull();
     offA();
     offB();
   });
