@@ -46,6 +46,7 @@ export default defineConfig({
       project('runtime', './packages/runtime'),
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
+      project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
       project('store-postgres', './packages/store-postgres', { testTimeout: 120_000 }),
       project('demo', './apps/demo', {
         include: ['e2e/**/*.test.ts', 'src/**/*.test.ts', 'server/**/*.test.ts'],

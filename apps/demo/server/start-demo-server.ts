@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
+  createMultiplexHandlers,
   createNodeRequest,
   createRunHandlers,
   createRunRouter,
@@ -15,6 +16,7 @@ import { demoApi } from './demo-api';
 import { createDemoRuntime, type DemoRuntime } from './demo-runtime';
 import { demoError } from './json-response';
 import { LiveConnections } from './live-connections';
+import { runsListApi } from './runs-list-api';
 
 export interface DemoServerOptions {
   /** `0` picks a free port (tests). Default 5173. */
@@ -90,9 +92,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       },
       onError,
     }),
+    multiplex: createMultiplexHandlers({ store: demo.store, runtime: demo.hub, onError }),
     basePath: '/api',
   });
   const demoRoutes = demoApi({ demo, dropConnections: (runId) => connections.drop(runId) });
+  const listRoutes = runsListApi({ store: demo.store, events: demo.hub, log });
 
   async function api(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const connection = new AbortController();
@@ -116,7 +120,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     outgoing.once('close', release);
     let response: Response | null;
     try {
-      response = (await demoRoutes(request)) ?? (await runs(request));
+      response =
+        (await listRoutes(request)) ?? (await demoRoutes(request)) ?? (await runs(request));
     } catch (error) {
       onError(error);
       response = demoError(500, 'internal', 'The server could not answer this request.');
@@ -179,6 +184,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     demo,
     async close() {
       demo.close();
+      listRoutes.close();
       connections.dropAll();
       await vite?.close();
       await new Promise<void>((resolve) => {

@@ -1,4 +1,11 @@
 export { applyEvent } from './apply-event';
+export type { BatchSnapshotContext } from './batch-snapshot-loader';
+export { batchSnapshotLoader } from './batch-snapshot-loader';
+export type {
+  MultiplexedRunlightClient,
+  MultiplexedRunlightClientOptions,
+} from './create-multiplexed-client';
+export { createMultiplexedRunlightClient } from './create-multiplexed-client';
 export type {
   RunlightClient,
   RunlightClientOptions,
@@ -22,6 +29,8 @@ export {
   mergeLiveEvent,
   nextHistoryAfter,
 } from './run-history-state';
+export type { RunMultiplexerOptions } from './run-multiplexer';
+export { RunMultiplexer } from './run-multiplexer';
 export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
 export { initialRunState } from './run-state';
 export { RunStore } from './run-store';

@@ -18,6 +18,12 @@ export { isClientGone } from './http/client-gone';
 export type { RunCorsOptions, RunCorsPolicy } from './http/cors';
 export { createCorsPolicy } from './http/cors';
 export type {
+  MultiplexHandlers,
+  MultiplexHandlersOptions,
+  RunSnapshotBatchResponse,
+} from './http/create-multiplex-handlers';
+export { createMultiplexHandlers } from './http/create-multiplex-handlers';
+export type {
   RunHandlers,
   RunHandlersOptions,
   RunSnapshotResponse,
@@ -26,6 +32,11 @@ export { createRunHandlers } from './http/create-run-handlers';
 export type { RunRouter, RunRouterOptions } from './http/create-run-router';
 export { createRunRouter } from './http/create-run-router';
 export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
+export type {
+  RunSubscription,
+  RunSubscriptionRefusal,
+} from './http/multiplexed-event-stream';
+export { MultiplexedEventStream } from './http/multiplexed-event-stream';
 export type { JsonBody } from './http/read-json-body';
 export { readJsonBody } from './http/read-json-body';
 export { pathProblem, rawPathOf, setRawRequestTarget } from './http/request-target';

@@ -1,6 +1,8 @@
 import { createCorsPolicy, type RunCorsOptions } from './cors';
+import type { MultiplexHandlers } from './create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
 import { jsonError } from './json-error';
+import { routeMultiplex } from './multiplex-route';
 import { pathProblem, rawPathOf } from './request-target';
 
 export interface RunRouterOptions {
@@ -12,6 +14,8 @@ export interface RunRouterOptions {
    * routes are answered and every run-route response carries the CORS headers (cors.ts).
    */
   cors?: RunCorsOptions;
+  /** Also mounts `GET {basePath}/run-events` and `GET {basePath}/runs?ids=` (many runs, one connection). */
+  multiplex?: MultiplexHandlers;
 }
 
 /** `(request) => response`, or `null` when the request is not one of the run routes. */
@@ -61,6 +65,9 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
       if (!ours(raw) && !ours(parsed) && !ours(raw.replace(/\/{2,}/g, '/'))) return null;
       return jsonError(400, 'bad_path', `The request path ${problem}`);
     }
+    const many =
+      options.multiplex && routeMultiplex(options.multiplex, request, raw, options.basePath ?? '');
+    if (many) return many;
     if (raw === runs) {
       if (request.method !== 'POST') return null;
       return handlers.start(request);

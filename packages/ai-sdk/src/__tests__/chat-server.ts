@@ -1,0 +1,108 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createAgentRuntime,
+  createAgentRuntimeStore,
+  createMemoryDriver,
+  createRunHandlers,
+  createRunRouter,
+  RunEventHub,
+  toNodeListener,
+} from '@runlight/runtime';
+import { type ScriptedStep, scriptedModel } from '@runlight/runtime/testing';
+import { convertToModelMessages, jsonSchema, tool, type UIMessage } from 'ai';
+
+/** A tool the scripted model calls; the run waits for the user's approval before it runs. */
+export const payTool = tool({
+  description: 'Pays an amount',
+  inputSchema: jsonSchema<{ amount: number }>({
+    type: 'object',
+    properties: { amount: { type: 'number' } },
+    required: ['amount'],
+  }),
+  execute: async ({ amount }) => ({ paid: amount }),
+});
+
+/**
+ * The real runtime over loopback HTTP for a chat, entirely on the library's routes under `/api`:
+ * snapshots and events, the start route `POST /api/runs` (a scripted model per run, from
+ * `script`), and the run-control routes `POST /api/runs/:id/cancel` and `…/approvals`.
+ * `dropEventsAfterWrites` makes the server destroy each of the first `drops` event connections
+ * after that many writes, mid-answer.
+ */
+export async function serveChat(options: {
+  script: () => ScriptedStep[];
+  drops?: number;
+  dropEventsAfterWrites?: number;
+}) {
+  const store = createAgentRuntimeStore(createMemoryDriver());
+  const hub = new RunEventHub();
+  const runtime = createAgentRuntime({ store, events: hub, checkpointEveryEvents: 4 });
+  const controlCalls: { runId: string; action: string }[] = [];
+  const tools = { pay: payTool };
+  const runs = createRunRouter({
+    handlers: createRunHandlers({
+      store,
+      runtime: {
+        subscribe: (runId, listener) => runtime.subscribe(runId, listener),
+        liveDeltas: (runId) => runtime.liveDeltas(runId),
+        cancelRun: (runId) => {
+          controlCalls.push({ runId, action: 'cancel' });
+          runtime.cancelRun(runId);
+        },
+        resumeRun: (resume) => {
+          controlCalls.push({ runId: resume.runId, action: 'approve' });
+          approvals.push(resume.approvals);
+          return runtime.resumeRun(resume);
+        },
+      },
+      heartbeatMs: 200,
+      start: async ({ runId, body }) => {
+        const { messages } = body as { chatId: string; messages: UIMessage[] };
+        return runtime.startRun({
+          runId,
+          model: scriptedModel(options.script()),
+          messages: await convertToModelMessages(messages, { tools }),
+          tools,
+          toolApproval: { pay: 'user-approval' },
+        });
+      },
+    }),
+    basePath: '/api',
+  });
+  const approvals: unknown[] = [];
+  const listener = toNodeListener(runs);
+  let eventConnections = 0;
+  let dropped = 0;
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (request.url?.includes('/events') && eventConnections++ < (options.drops ?? 0)) {
+      let writes = 0;
+      const write = response.write.bind(response) as (chunk: unknown) => boolean;
+      response.write = ((chunk: unknown) => {
+        const result = write(chunk);
+        if (++writes === (options.dropEventsAfterWrites ?? 6)) {
+          dropped++;
+          setImmediate(() => response.destroy());
+        }
+        return result;
+      }) as typeof response.write;
+    }
+    listener(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    store,
+    runtime,
+    hub,
+    controlCalls,
+    approvals,
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    stats: () => ({ eventConnections, dropped }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

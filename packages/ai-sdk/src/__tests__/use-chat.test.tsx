@@ -1,0 +1,236 @@
+import { useChat } from '@ai-sdk/react';
+import { createRunlightClient } from '@runlight/client';
+import { act, cleanup, renderHook, waitFor as waitForDom } from '@testing-library/react';
+import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRunlightChatTransport } from '../create-runlight-chat-transport';
+import { createRunIdMemory } from '../run-id-memory';
+import { serveChat } from './chat-server';
+
+const waitFor = <T,>(check: () => T | Promise<T>, timeout = 10_000) =>
+  waitForDom(check, { timeout, interval: 10 });
+
+const words = Array.from({ length: 40 }, (_, index) => `word${index} `).join('');
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  cleanup();
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+type Chat = ReturnType<typeof useChat>;
+
+function textOf(message: UIMessage | undefined): string {
+  return (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** The message as durable facts hold it: what the chat must show, without the chat's metadata. */
+const comparable = (message: UIMessage | undefined | null) =>
+  message ? { id: message.id, role: message.role, parts: message.parts } : message;
+
+async function setup(options: Parameters<typeof serveChat>[0]) {
+  const server = await serveChat(options);
+  closers.push(server.close);
+  const storage = new Map<string, string>();
+  const webStorage = {
+    getItem: (key: string) => storage.get(key) ?? null,
+    setItem: (key: string, value: string) => void storage.set(key, value),
+  };
+  /** A page: a fresh client and transport over the same tab storage (survives a "reload"). */
+  const page = () => {
+    const started: string[] = [];
+    // Closing the tab ends every request of the page and sends nothing more (no cleanup runs).
+    const tab = new AbortController();
+    const fetch: typeof globalThis.fetch = (input, init = {}) => {
+      if (tab.signal.aborted) return Promise.reject(new TypeError('fetch failed: the tab is gone'));
+      const signal = init.signal ? AbortSignal.any([init.signal, tab.signal]) : tab.signal;
+      return globalThis.fetch(input, { ...init, signal });
+    };
+    const client = createRunlightClient({
+      baseUrl: server.baseUrl,
+      fetch,
+      reconnect: { initialDelayMs: 5, maxDelayMs: 20 },
+    });
+    const transport = createRunlightChatTransport({
+      baseUrl: server.baseUrl,
+      client,
+      fetch,
+      start: `${server.baseUrl}/runs`,
+      runIds: createRunIdMemory(webStorage),
+      onRunStarted: ({ runId }) => started.push(runId),
+    });
+    return { client, transport, started, closeTab: () => tab.abort() };
+  };
+  return { server, page };
+}
+
+/** Renders `useChat` and records every assistant text it rendered. */
+function renderChat(
+  transport: ReturnType<typeof createRunlightChatTransport>,
+  options: { id: string; messages?: UIMessage[]; resume?: boolean },
+) {
+  const texts: string[] = [];
+  const hook = renderHook(() => {
+    const chat = useChat({
+      id: options.id,
+      transport,
+      ...(options.messages ? { messages: options.messages } : {}),
+      ...(options.resume ? { resume: true } : {}),
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
+    const last = chat.messages.at(-1);
+    if (last?.role === 'assistant') texts.push(textOf(last));
+    return chat;
+  });
+  return { ...hook, texts, chat: () => hook.result.current as Chat };
+}
+
+const checkpointed = async (server: Awaited<ReturnType<typeof serveChat>>, runId: string) =>
+  (await server.store.getSnapshot(runId)).assistant?.message;
+
+describe('useChat on the Runlight transport, over loopback HTTP against the real runtime', () => {
+  it('send and stream: the chat ends with the run checkpointed message, text growing without duplicates, the run id on the page', async () => {
+    const { server, page } = await setup({
+      script: () => [{ firstTokenMs: 30, tokenMs: 3, text: words }],
+    });
+    const { transport, started } = page();
+    const view = renderChat(transport, { id: 'chat-send' });
+    act(() => void view.chat().sendMessage({ text: 'Count to forty' }));
+    await waitFor(() => expect(textOf(view.chat().messages[1])).toBe(words));
+    await waitFor(() => expect(view.chat().status).toBe('ready'));
+
+    const runId = started[0]!;
+    expect(transport.getRunId('chat-send')).toBe(runId);
+    expect((await server.store.getRun(runId)).status).toBe('completed');
+    const messages = view.chat().messages;
+    expect(messages).toHaveLength(2);
+    expect(messages[1]!.metadata).toEqual({ runId });
+    expect(comparable(messages[1])).toEqual(comparable(await checkpointed(server, runId)));
+    expect(textOf(messages[1])).toBe(words);
+    for (const text of view.texts) expect(words.startsWith(text)).toBe(true);
+    expect(new Set(view.texts).size).toBeGreaterThan(2); // it streamed, not one final render
+  });
+
+  it('drop the connection mid-answer: the store resumes by cursor, no duplicated or missing text', async () => {
+    const { server, page } = await setup({
+      script: () => [{ firstTokenMs: 30, tokenMs: 4, text: words }],
+      drops: 3,
+      dropEventsAfterWrites: 5,
+    });
+    const { transport, started } = page();
+    const view = renderChat(transport, { id: 'chat-drop' });
+    await act(() => view.chat().sendMessage({ text: 'Count to forty' }));
+    await waitFor(() => expect(view.chat().status).toBe('ready'));
+
+    expect(server.stats().dropped).toBe(3);
+    const runId = started[0]!;
+    const message = view.chat().messages[1];
+    expect(comparable(message)).toEqual(comparable(await checkpointed(server, runId)));
+    expect(textOf(message)).toBe(words);
+    for (const text of view.texts) expect(words.startsWith(text)).toBe(true);
+  });
+
+  it('reload mid-answer: a new useChat with the same chat id resumes the run; its messages are the run checkpointed messages', async () => {
+    const { server, page } = await setup({
+      script: () => [{ firstTokenMs: 30, tokenMs: 8, text: words }],
+    });
+    const first = page();
+    const before = renderChat(first.transport, { id: 'chat-reload' });
+    act(() => void before.chat().sendMessage({ text: 'Count to forty' }));
+    await waitFor(() => expect(textOf(before.chat().messages[1]).length).toBeGreaterThan(30));
+    const userMessage = before.chat().messages[0]!;
+    // The tab reloads: its requests end, its memory is gone, the tab storage stays.
+    first.closeTab();
+    before.unmount();
+
+    const second = page();
+    const runId = second.transport.getRunId('chat-reload');
+    expect(runId).toBe(first.started[0]);
+    const after = renderChat(second.transport, {
+      id: 'chat-reload',
+      messages: [userMessage],
+      resume: true,
+    });
+    await waitFor(async () => expect((await server.store.getRun(runId!)).status).toBe('completed'));
+    await waitFor(() => expect(textOf(after.chat().messages[1])).toBe(words));
+    await waitFor(() => expect(after.chat().status).toBe('ready'));
+    const messages = after.chat().messages;
+    expect(messages).toHaveLength(2);
+    expect(comparable(messages[1])).toEqual(comparable(await checkpointed(server, runId!)));
+    expect(second.started).toEqual([runId]);
+    expect(server.controlCalls).toEqual([]); // the closed tab cancelled nothing
+    for (const text of after.texts) expect(words.startsWith(text)).toBe(true);
+
+    // A reload after the run ended: nothing to resume (204-like null), the message loads.
+    const third = page();
+    expect(await third.transport.reconnectToStream({ chatId: 'chat-reload' })).toBeNull();
+    expect(comparable(await third.transport.loadRunMessage(runId!))).toEqual(
+      comparable(messages[1]),
+    );
+  });
+
+  it('stop: cancels the run on the server; the chat keeps a prefix of the checkpointed answer', async () => {
+    const { server, page } = await setup({
+      script: () => [{ firstTokenMs: 30, tokenMs: 15, text: words }],
+    });
+    const { transport, started } = page();
+    const view = renderChat(transport, { id: 'chat-stop' });
+    act(() => void view.chat().sendMessage({ text: 'Count to forty' }));
+    await waitFor(() => expect(textOf(view.chat().messages[1]).length).toBeGreaterThan(10));
+    await act(() => view.chat().stop());
+    await waitFor(() => expect(view.chat().status).toBe('ready'));
+
+    const runId = started[0]!;
+    await waitFor(async () => expect((await server.store.getRun(runId)).status).toBe('cancelled'));
+    expect(server.controlCalls).toEqual([{ runId, action: 'cancel' }]);
+    const shown = textOf(view.chat().messages[1]);
+    const stored = textOf(await checkpointed(server, runId));
+    expect(stored.startsWith(shown)).toBe(true);
+    expect(stored.length).toBeLessThan(words.length);
+    // After a reload the chat shows exactly the checkpointed message.
+    const reloaded = page();
+    expect(await reloaded.transport.reconnectToStream({ chatId: 'chat-stop' })).toBeNull();
+    expect(comparable(await reloaded.transport.loadRunMessage(runId))).toEqual(
+      comparable(await checkpointed(server, runId)),
+    );
+  });
+
+  it('approve: addToolApprovalResponse reaches the approvals route, the run resumes, the chat ends with the checkpointed message', async () => {
+    const { server, page } = await setup({
+      script: () => [
+        {
+          firstTokenMs: 20,
+          tokenMs: 2,
+          text: 'Paying now. ',
+          toolCalls: [{ toolName: 'pay', input: { amount: 5 } }],
+        },
+        { firstTokenMs: 20, tokenMs: 2, text: 'Paid five.' },
+      ],
+    });
+    const { transport, started } = page();
+    const view = renderChat(transport, { id: 'chat-approve' });
+    await act(() => view.chat().sendMessage({ text: 'Pay 5' }));
+    await waitFor(() => expect(view.chat().status).toBe('ready'));
+    const runId = started[0]!;
+    const asking = view.chat().messages[1]!;
+    const toolPart = asking.parts.find((part) => part.type === 'tool-pay') as
+      | { state: string; approval?: { id: string } }
+      | undefined;
+    expect(toolPart?.state).toBe('approval-requested');
+    expect(comparable(asking)).toEqual(comparable(await checkpointed(server, runId)));
+
+    await act(async () => {
+      await view.chat().addToolApprovalResponse({ id: toolPart!.approval!.id, approved: true });
+    });
+    await waitFor(async () => expect((await server.store.getRun(runId)).status).toBe('completed'));
+    await waitFor(() => expect(view.chat().status).toBe('ready'));
+    await waitFor(() => expect(textOf(view.chat().messages[1])).toBe('Paying now. Paid five.'));
+
+    expect(server.controlCalls).toEqual([{ runId, action: 'approve' }]);
+    expect(server.approvals).toEqual([[{ approvalId: toolPart!.approval!.id, approved: true }]]);
+    const messages = view.chat().messages;
+    expect(messages).toHaveLength(2);
+    expect(started).toEqual([runId]); // the same run continued, no second start
+    expect(comparable(messages[1])).toEqual(comparable(await checkpointed(server, runId)));
+  });
+});

@@ -1,0 +1,209 @@
+import { createRunlightClient, type RunlightClient, selectMessage } from '@runlight/client';
+import { isTerminalStatus } from '@runlight/protocol';
+import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
+import { chunkCursorOf, emptyChunkCursor } from './message-chunks';
+import { runChunkStream } from './run-chunk-stream';
+import { createRunIdMemory, type RunIdMemory } from './run-id-memory';
+import { type ApprovalAnswer, postApprovals, postCancel, postStart } from './run-routes';
+
+/** What the start route (or function) receives: the `sendMessages` call of `useChat`. */
+export interface StartRunRequest<UI_MESSAGE extends UIMessage = UIMessage> {
+  chatId: string;
+  trigger: 'submit-message' | 'regenerate-message';
+  messageId: string | undefined;
+  messages: UI_MESSAGE[];
+  /** `useChat`'s per-request `body`, spread into the POSTed JSON. */
+  body?: object;
+  headers?: Record<string, string> | Headers;
+  metadata?: unknown;
+  abortSignal?: AbortSignal;
+}
+
+export interface RunlightChatTransportOptions<UI_MESSAGE extends UIMessage = UIMessage> {
+  /** Where the run handlers are mounted, e.g. `/api` (→ `/api/runs/:id`, `/api/runs/:id/cancel`). */
+  baseUrl: string;
+  /** The headless client whose stores the chat reads (share it with `RunlightProvider`). */
+  client?: RunlightClient;
+  /**
+   * Starts a run for the chat's messages: a URL POSTed with JSON
+   * `{ chatId, trigger, messageId, messages, ...body }` that answers `{ runId }`, or a function.
+   */
+  start: string | ((request: StartRunRequest<UI_MESSAGE>) => Promise<{ runId: string }>);
+  /** Chat id → run id, for `reconnectToStream` after a reload. Default in memory. */
+  runIds?: RunIdMemory;
+  /** Called when a run answers the chat (to show `RunStatus runId={…}` beside it). */
+  onRunStarted?: (info: { chatId: string; runId: string }) => void;
+  /**
+   * `stop()` cancels the run (`POST …/runs/:id/cancel`). Default true; false only disconnects.
+   * `useChat` also stops when it unmounts: an app that navigates away from a chat in the same
+   * page and wants the run to go on sets `false` and cancels with `transport.cancel(chatId)`.
+   * (A reload or a closed tab sends nothing, so the run goes on and `reconnectToStream` finds it.)
+   */
+  cancelOnStop?: boolean;
+  /** Failures of a cancel request (the chat has already stopped). Default: ignored. */
+  onError?: (error: unknown) => void;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface RunlightChatTransport<UI_MESSAGE extends UIMessage = UIMessage>
+  extends ChatTransport<UI_MESSAGE> {
+  readonly resumeStreamIsReplay: true;
+  /** The run that answers (or last answered) `chatId`, or `null`. */
+  getRunId(chatId: string): string | null;
+  /** The run's checkpointed assistant message (e.g. for `useChat({ messages })` after a reload). */
+  loadRunMessage(runId: string): Promise<UIMessage | null>;
+  /** Cancels the chat's run (`POST …/runs/:id/cancel`), e.g. with `cancelOnStop: false`. */
+  cancel(chatId: string): Promise<void>;
+}
+
+/** The approvals the chat answered on its copy of the run's message, not yet sent. */
+function answeredApprovals(message: UIMessage | undefined): ApprovalAnswer[] {
+  if (message?.role !== 'assistant') return [];
+  return message.parts.flatMap((part) => {
+    if (!('state' in part) || part.state !== 'approval-responded' || !('approval' in part))
+      return [];
+    const approval = part.approval as { id: string; approved?: boolean; reason?: string };
+    if (approval.approved === undefined) return [];
+    return [
+      {
+        approvalId: approval.id,
+        approved: approval.approved,
+        ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+      },
+    ];
+  });
+}
+
+function runIdOf(message: UIMessage | undefined): string | null {
+  const runId = (message?.metadata as { runId?: unknown } | undefined)?.runId;
+  return typeof runId === 'string' ? runId : null;
+}
+
+/**
+ * A `ChatTransport` for the AI SDK's `useChat` on durable Runlight runs.
+ *
+ * - `sendMessages` asks the application's start route for a run, then streams the run's
+ *   assistant message from its resumable SSE through a `@runlight/client` store: the
+ *   checkpointed message, then live deltas, resumed by cursor after any drop (no text twice).
+ *   The run id is on the message's metadata (`{ runId }`) and passed to `onRunStarted`.
+ * - After `addToolApprovalResponse` (with `sendAutomaticallyWhen:
+ *   lastAssistantMessageIsCompleteWithApprovalResponses`) it POSTs the answers to
+ *   `…/runs/:id/approvals` and continues the same message.
+ * - `reconnectToStream` finds the chat's run (`runIds`) and replays its message from the start
+ *   (`resumeStreamIsReplay: true`: the chat resets its partial copy on `start`), then follows it
+ *   live; `null` when the chat has no run or its run has ended.
+ * - `stop()` cancels the run (`POST …/runs/:id/cancel`) unless `cancelOnStop: false`.
+ *
+ * @example
+ * const transport = createRunlightChatTransport({ baseUrl: '/api', start: '/api/chat' });
+ * const chat = useChat({ id: chatId, transport, resume: true });
+ */
+export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMessage>(
+  options: RunlightChatTransportOptions<UI_MESSAGE>,
+): RunlightChatTransport<UI_MESSAGE> {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const client = options.client ?? createRunlightClient({ baseUrl, fetch });
+  const runIds = options.runIds ?? createRunIdMemory();
+  const cancelOnStop = options.cancelOnStop ?? true;
+  const onError = options.onError ?? (() => {});
+
+  const start = async (request: StartRunRequest<UI_MESSAGE>): Promise<string> => {
+    if (typeof options.start !== 'string') return (await options.start(request)).runId;
+    const { chatId, trigger, messageId, messages, body, headers, abortSignal } = request;
+    const started = await postStart(
+      fetch,
+      options.start,
+      { ...body, chatId, trigger, messageId, messages },
+      { ...(headers ? { headers } : {}), ...(abortSignal ? { signal: abortSignal } : {}) },
+    );
+    return started.runId;
+  };
+
+  const stream = (
+    runId: string,
+    cursor: ReturnType<typeof emptyChunkCursor>,
+    abortSignal: AbortSignal | undefined,
+    answered?: ReadonlySet<string>,
+  ): ReadableStream<UIMessageChunk> => {
+    if (abortSignal && cancelOnStop) {
+      const cancel = () => {
+        const run = client.run(runId).getState().run;
+        if (run !== null && isTerminalStatus(run.status)) return;
+        postCancel(fetch, baseUrl, runId).catch(onError);
+      };
+      abortSignal.addEventListener('abort', cancel, { once: true });
+    }
+    return runChunkStream({
+      store: client.run(runId),
+      cursor,
+      metadata: { runId },
+      ...(answered ? { answered } : {}),
+      ...(abortSignal ? { signal: abortSignal } : {}),
+    });
+  };
+
+  return {
+    resumeStreamIsReplay: true,
+
+    async sendMessages({
+      chatId,
+      trigger,
+      messageId,
+      messages,
+      abortSignal,
+      body,
+      headers,
+      metadata,
+    }) {
+      const last = messages.at(-1);
+      const answers = trigger === 'submit-message' ? answeredApprovals(last) : [];
+      const pausedRun = runIdOf(last) ?? runIds.get(chatId);
+      if (answers.length > 0 && pausedRun !== null && last !== undefined) {
+        await postApprovals(fetch, baseUrl, pausedRun, answers, {
+          ...(headers ? { headers } : {}),
+          ...(abortSignal ? { signal: abortSignal } : {}),
+        });
+        const answered = new Set(answers.map((answer) => answer.approvalId));
+        return stream(pausedRun, chunkCursorOf(last), abortSignal, answered);
+      }
+      const runId = await start({
+        chatId,
+        trigger,
+        messageId,
+        messages,
+        ...(body ? { body } : {}),
+        ...(headers ? { headers } : {}),
+        ...(metadata === undefined ? {} : { metadata }),
+        ...(abortSignal ? { abortSignal } : {}),
+      });
+      runIds.set(chatId, runId);
+      options.onRunStarted?.({ chatId, runId });
+      return stream(runId, emptyChunkCursor(), abortSignal);
+    },
+
+    async reconnectToStream({ chatId }) {
+      const runId = runIds.get(chatId);
+      if (runId === null) return null;
+      const store = client.run(runId);
+      await store.reload();
+      const run = store.getState().run;
+      if (run === null || isTerminalStatus(run.status)) return null;
+      options.onRunStarted?.({ chatId, runId });
+      return stream(runId, emptyChunkCursor(), undefined);
+    },
+
+    getRunId: (chatId) => runIds.get(chatId),
+
+    async cancel(chatId) {
+      const runId = runIds.get(chatId);
+      if (runId !== null) await postCancel(fetch, baseUrl, runId);
+    },
+
+    async loadRunMessage(runId) {
+      const store = client.run(runId);
+      if (store.getState().run === null) await store.reload();
+      return selectMessage(store.getState());
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
+import { RunNotFoundError } from '../errors/run-not-found-error';
+import type { RunEventSource } from '../events/event-hub';
+import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { Authorize } from './authorize';
+import { BadCursorError } from './bad-cursor-error';
+import type { RunSnapshotResponse } from './create-run-handlers';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
+import { MultiplexedEventStream, type RunSubscription } from './multiplexed-event-stream';
+import { parseRunCursor, START_CURSOR } from './run-cursor';
+
+export interface MultiplexHandlersOptions {
+  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents'>;
+  runtime: RunEventSource;
+  /** Interval of the one `: ping` of an idle multiplexed stream. Default 15 000 ms. */
+  heartbeatMs?: number;
+  /** Most runs one request may name. Default 100. */
+  maxRuns?: number;
+  /** See `RunHandlersOptions.maxQueuedBytes`; for the whole connection. Default 8 MiB. */
+  maxQueuedBytes?: number;
+  /**
+   * The same `authorize` as the run handlers, asked `read` for every run named: a refused run
+   * (`false`: 403 `forbidden`; a `Response`: its status; a throw: 500 `internal`) is refused for
+   * itself only, the others stream.
+   */
+  authorize?: Authorize;
+  now?: () => Date;
+  onError?: (error: unknown) => void;
+}
+
+export interface MultiplexHandlers {
+  /** `GET …/run-events?run=<id>@<cursor>&run=…` → one `text/event-stream` for all of them. */
+  events(request: Request): Promise<Response>;
+  /** `GET …/runs?ids=<id>,<id>` → `{ snapshots, missing, serverTime }`. */
+  snapshots(request: Request): Promise<Response>;
+}
+
+/** The batched snapshot answer: the runs found (in request order) and the ids not found. */
+export interface RunSnapshotBatchResponse {
+  snapshots: RunSnapshotResponse[];
+  missing: string[];
+  forbidden: string[];
+  serverTime: string;
+}
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store, no-transform',
+  'X-Accel-Buffering': 'no',
+};
+
+/** Valid, distinct run ids, or the 400 answer naming what is wrong. */
+function checkIds(ids: string[], maxRuns: number): Response | null {
+  if (ids.length === 0) return jsonError(400, 'bad_run_id', 'Name at least one run');
+  if (ids.length > maxRuns) {
+    return jsonError(400, 'bad_run_id', `At most ${maxRuns} runs per request`);
+  }
+  for (const id of ids) {
+    const parsed = RunIdSchema.safeParse(id);
+    if (!parsed.success) {
+      return jsonError(
+        400,
+        'bad_run_id',
+        `Run id ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
+      );
+    }
+  }
+  return null;
+}
+
+/**
+ * Handlers for a page that shows many runs: one multiplexed event stream for all of them (each
+ * run keeps its own cursor, resume and `reset` — see `MultiplexedEventStream`) and one batched
+ * snapshot request. A browser on HTTP/1.1 allows six connections per origin; with these, twenty
+ * visible runs cost one.
+ *
+ * Subscription syntax: `?run=<id>@<cursor>` per run (`@` is in neither alphabet; no cursor means
+ * `"0"`). A malformed cursor refuses that run (`run-error` 400 `bad_cursor`), not the request.
+ *
+ * @example
+ * const many = createMultiplexHandlers({ store, runtime });
+ * // GET /api/run-events?run=a@3&run=b@7:5:2   GET /api/runs?ids=a,b
+ */
+export function createMultiplexHandlers(options: MultiplexHandlersOptions): MultiplexHandlers {
+  const { store, runtime } = options;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxRuns = options.maxRuns ?? 100;
+  const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
+  const now = options.now ?? (() => new Date());
+  const onError = options.onError ?? (() => {});
+  /** `null` when `runId` may be read, else the status and code that refuse it. */
+  const refusal = async (
+    request: Request,
+    runId: string,
+  ): Promise<{ status: number; code: string } | null> => {
+    if (options.authorize === undefined) return null;
+    try {
+      const verdict = await options.authorize({ request, runId, action: 'read' });
+      if (verdict === true) return null;
+      if (verdict instanceof Response) {
+        await verdict.body?.cancel().catch(() => {});
+        return {
+          status: verdict.status,
+          code: verdict.status === 401 ? 'unauthorized' : 'forbidden',
+        };
+      }
+      return { status: 403, code: 'forbidden' };
+    } catch (error) {
+      onError(error);
+      return { status: 500, code: 'internal' };
+    }
+  };
+
+  return {
+    async events(request) {
+      const entries = new URL(request.url).searchParams.getAll('run');
+      const byId = new Map<string, string>();
+      for (const entry of entries) {
+        const at = entry.indexOf('@');
+        byId.set(at < 0 ? entry : entry.slice(0, at), at < 0 ? '' : entry.slice(at + 1));
+      }
+      const invalid = checkIds([...byId.keys()], maxRuns);
+      if (invalid) return invalid;
+      const stream = new MultiplexedEventStream({
+        store,
+        source: runtime,
+        heartbeatMs,
+        maxQueuedBytes,
+        ...(request.signal ? { signal: request.signal } : {}),
+        onError,
+      });
+      for (const [runId, text] of byId) {
+        let subscription: RunSubscription;
+        try {
+          subscription = { runId, cursor: text === '' ? START_CURSOR : parseRunCursor(text) };
+        } catch (error) {
+          if (!BadCursorError.isInstance(error)) throw error;
+          stream.refuse({ runId, status: 400, code: 'bad_cursor' });
+          continue;
+        }
+        const refused = await refusal(request, runId);
+        if (refused === null) stream.add(subscription);
+        else stream.refuse({ runId, ...refused });
+      }
+      stream.seal();
+      return new Response(stream.readable, { headers: SSE_HEADERS });
+    },
+
+    async snapshots(request) {
+      const text = new URL(request.url).searchParams.get('ids') ?? '';
+      const ids = [...new Set(text.split(',').filter((id) => id !== ''))];
+      const invalid = checkIds(ids, maxRuns);
+      if (invalid) return invalid;
+      try {
+        const body: RunSnapshotBatchResponse = {
+          snapshots: [],
+          missing: [],
+          forbidden: [],
+          serverTime: '',
+        };
+        const results = await Promise.all(
+          ids.map(async (runId): Promise<RunSnapshot | 'missing' | 'forbidden'> => {
+            if ((await refusal(request, runId)) !== null) return 'forbidden';
+            try {
+              return await store.getSnapshot(runId);
+            } catch (error) {
+              if (RunNotFoundError.isInstance(error)) return 'missing';
+              throw error;
+            }
+          }),
+        );
+        const serverTime = now().toISOString();
+        results.forEach((result, index) => {
+          if (result === 'missing') body.missing.push(ids[index]!);
+          else if (result === 'forbidden') body.forbidden.push(ids[index]!);
+          else body.snapshots.push({ ...result, serverTime });
+        });
+        body.serverTime = serverTime;
+        return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
+      } catch (error) {
+        onError(error);
+        return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
+      }
+    },
+  };
+}
