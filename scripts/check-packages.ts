@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATES = join(ROOT, 'scripts', 'consumers');
-const PUBLISHED = ['protocol', 'runtime', 'client', 'react', 'store-postgres'] as const;
+const PUBLISHED = ['protocol', 'runtime', 'client', 'react', 'store-postgres', 'ai-sdk'] as const;
 const SCRATCH = process.env.RUNLIGHT_CONSUMER_DIR ?? join(tmpdir(), 'runlight-consumer-checks');
 const TARBALLS = join(SCRATCH, 'tarballs');
 

@@ -1,14 +1,8 @@
 import type { NextConfig } from 'next';
 
+// The @runlight packages are used as built (`pnpm build` at the workspace root writes their
+// dist/), exactly as an app that installed them from npm: no transpilePackages.
 const config: NextConfig = {
-  // The workspace packages ship TypeScript source (until they are built packages).
-  transpilePackages: [
-    '@runlight/ai-sdk',
-    '@runlight/client',
-    '@runlight/protocol',
-    '@runlight/react',
-    '@runlight/runtime',
-  ],
   typescript: { tsconfigPath: './tsconfig.json' },
 };
 
