@@ -124,9 +124,24 @@ describe('a real OpenAI-compatible provider against a loopback mock: the durable
     expect(result.mock.requests).toHaveLength(2);
     expect(result.operations).toHaveLength(2);
     const [failed, retried] = result.operations;
-    expect(failed).toMatchObject({ kind: 'model-request', phase: 'failed', step: 0 });
+    // The wait stays honest across the retry: attempt numbers, why it failed (from the status
+    // code, never provider text), that a retry follows, and when the request really began.
+    expect(failed).toMatchObject({
+      kind: 'model-request',
+      phase: 'failed',
+      step: 0,
+      attempt: 1,
+      failureReason: 'rate_limited',
+      willRetry: true,
+    });
     expect(result.phases.get(failed!.id)).toEqual(['started', 'failed']);
-    expect(retried).toMatchObject({ kind: 'model-request', phase: 'completed', step: 0 });
+    expect(retried).toMatchObject({
+      kind: 'model-request',
+      phase: 'completed',
+      step: 0,
+      attempt: 2,
+      requestStartedAt: failed!.startedAt,
+    });
     expect(result.phases.get(retried!.id)).toEqual(['started', 'first-output', 'completed']);
     for (const operation of result.operations) expectOrdered(operation);
     // The retry honoured retry-after (1 s) before it started.
@@ -141,6 +156,11 @@ describe('a real OpenAI-compatible provider against a loopback mock: the durable
     expect(result.snapshot.run.failure).toMatchObject({ code: 'provider_failure' });
     expect(result.mock.requests).toHaveLength(2);
     expect(result.operations).toHaveLength(2);
+    expect(result.operations.map((operation) => operation.failureReason)).toEqual([
+      'server_error',
+      'server_error',
+    ]);
+    expect(result.operations.map((operation) => operation.willRetry)).toEqual([true, false]);
     for (const operation of result.operations) {
       expect(operation).toMatchObject({ kind: 'model-request', phase: 'failed', step: 0 });
       expect(result.phases.get(operation.id)).toEqual(['started', 'failed']);
@@ -150,12 +170,11 @@ describe('a real OpenAI-compatible provider against a loopback mock: the durable
     expectNoProviderText(result);
   });
 
-  // Main records a mid-stream break as `internal` today; the faults work (issue 10) makes it
-  // `provider_failure`. This asserts what main has — update it when that lands.
+  // A provider stream that breaks mid-answer is the provider's failure (issue 10).
   it('the stream breaks mid-answer: the text so far is checkpointed, the operation failed after first output, the run failed', async () => {
     const result = await runAgainst([{ kind: 'break', tokens, afterTokens: 3, tokenMs: 20 }]);
     expect(result.run.status).toBe('failed');
-    expect(result.snapshot.run.failure).toMatchObject({ code: 'internal' });
+    expect(result.snapshot.run.failure).toMatchObject({ code: 'provider_failure' });
     expect(tokens.join('').startsWith(result.text)).toBe(true);
     const last = result.operations.at(-1)!;
     expect(result.phases.get(result.operations[0]!.id)).toEqual([
