@@ -3,20 +3,9 @@ import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
 import type { DemoSettings } from '../src/scenario-catalog';
+import { abortableSleep } from './abortable-sleep';
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
+const sleep = abortableSleep;
 
 const lookup = tool({
   description: 'Looks a city up',

@@ -4,6 +4,7 @@ import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
 import type { DemoSettings, ScenarioId } from '../src/scenario-catalog';
+import { abortableSleep } from './abortable-sleep';
 import { decidingModel, PROVIDER_SECRET } from './demo-models';
 import { historyRunOptions } from './history-scenario';
 import { workerCrashes } from './worker-crash-scenario';
@@ -43,19 +44,7 @@ export interface ScenarioWorld {
 
 const user = (content: string): ModelMessage[] => [{ role: 'user', content }];
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
+const sleep = abortableSleep;
 
 const weather = tool({
   description: 'Current weather of a city',
