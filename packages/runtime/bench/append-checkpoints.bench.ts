@@ -15,7 +15,7 @@
 import type { DurableRunEvent, UIMessage } from '@runlight/protocol';
 import { measureLongAnswer } from '@runlight/test-utils';
 import { bench, describe } from 'vitest';
-import { assembleMessage } from '../src/runner/assistant-assembler';
+import { assembleMessage } from '../src/runner/checkpoints/assistant-assembler';
 import type { AgentRuntimeDriver } from '../src/store/driver';
 import { createMemoryDriver } from '../src/store/memory-driver';
 import type { StoredRun } from '../src/store/stored-run';

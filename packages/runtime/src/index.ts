@@ -60,13 +60,13 @@ export type {
   ResolveRunContext,
   TakeOverOptions,
 } from './recovery/take-over-run';
+export { isFirstOutput } from './runner/admission/first-output';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
 export { createAgentRuntime } from './runner/agent-runtime';
-export { DEFAULT_CHECKPOINT_EVERY_EVENTS, isStructuralChunk } from './runner/checkpoint-boundary';
-export { isFirstOutput } from './runner/first-output';
-export type { ManagedToolExecutionOptions } from './runner/managed-tools';
-export { idempotencyKeyOf } from './runner/managed-tools';
-export type { StoreRetryOptions } from './runner/resilient-store';
+export {
+  DEFAULT_CHECKPOINT_EVERY_EVENTS,
+  isStructuralChunk,
+} from './runner/checkpoints/checkpoint-boundary';
 export type {
   CompactFunction,
   CompactInput,
@@ -77,8 +77,11 @@ export type {
   StartRunOptions,
   ToolApprovalAnswer,
 } from './runner/run-options';
-export type { ToolErrorText } from './runner/tool-error-text';
-export { TOOL_ERROR_TEXT } from './runner/tool-error-text';
+export type { ManagedToolExecutionOptions } from './runner/tools/managed-tools';
+export { idempotencyKeyOf } from './runner/tools/managed-tools';
+export type { ToolErrorText } from './runner/tools/tool-error-text';
+export { TOOL_ERROR_TEXT } from './runner/tools/tool-error-text';
+export type { StoreRetryOptions } from './runner/writes/resilient-store';
 export type {
   AgentRuntimeStore,
   AgentRuntimeStoreOptions,

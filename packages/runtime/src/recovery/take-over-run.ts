@@ -7,7 +7,7 @@ import {
 import { convertToModelMessages } from 'ai';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
-import { closeAbandonedParts } from '../runner/abandoned-message';
+import { closeAbandonedParts } from '../runner/checkpoints/abandoned-message';
 import type { RunExecutionDeps } from '../runner/execution-context';
 import type { RunExecutionOptions } from '../runner/run-options';
 import { OwnedRun } from '../store/owned-run';

@@ -12,9 +12,7 @@ import { type RecoveryOutcome, type TakeOverOptions, takeOverRun } from '../reco
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
-import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoint-boundary';
-import { publishingStore } from './publishing-store';
-import { resilientStore, type StoreRetryOptions } from './resilient-store';
+import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoints/checkpoint-boundary';
 import { RunExecution } from './run-execution';
 import type {
   ResumeRunOptions,
@@ -23,7 +21,9 @@ import type {
   StartRunOptions,
   ToolApprovalAnswer,
 } from './run-options';
-import { type ToolErrorText, toolErrorTextOf } from './tool-error-text';
+import { type ToolErrorText, toolErrorTextOf } from './tools/tool-error-text';
+import { publishingStore } from './writes/publishing-store';
+import { resilientStore, type StoreRetryOptions } from './writes/resilient-store';
 
 export interface AgentRuntimeOptions {
   store: AgentRuntimeStore;

@@ -2,9 +2,9 @@ import type { RunEventBus } from '../events/run-event-bus';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { OwnedRun } from '../store/owned-run';
 import type { RunMutationQueue } from '../store/run-mutation-queue';
-import type { ExecutionStop } from './execution-stop';
+import type { ExecutionStop } from './lifecycle/execution-stop';
 import type { RuntimeLogEntry } from './run-options';
-import type { ToolErrorText } from './tool-error-text';
+import type { ToolErrorText } from './tools/tool-error-text';
 
 export interface RunExecutionDeps {
   /** The raw store (reads, ownership checks). */

@@ -9,22 +9,22 @@ import {
 } from 'ai';
 import { FencingError } from '../errors/fencing-error';
 import { OwnedRun } from '../store/owned-run';
-import { closeAbandonedParts } from './abandoned-message';
-import { CheckpointWriter } from './checkpoint-writer';
-import { consumeChunks } from './consume-chunks';
+import { ModelRequestAdmission } from './admission/model-request-admission';
+import { observeSdkParts, onStreamBreak } from './admission/model-request-observers';
+import { StepSequence } from './admission/step-sequence';
+import { closeAbandonedParts } from './checkpoints/abandoned-message';
+import { CheckpointWriter } from './checkpoints/checkpoint-writer';
+import { consumeChunks } from './checkpoints/consume-chunks';
+import { runCompaction } from './compaction/run-compaction';
 import { type ExecutionContext, executionLog, type RunExecutionDeps } from './execution-context';
-import { currentRun, endExecution } from './execution-end';
-import { ExecutionStop, RunStoppedError } from './execution-stop';
-import { renewLeaseOf, startLeaseHeartbeat } from './lease-heartbeat';
-import { fenceTools } from './managed-tools';
-import { ModelRequestAdmission } from './model-request-admission';
-import { observeSdkParts, onStreamBreak } from './model-request-observers';
-import { OperationRecorder } from './operation-recorder';
-import { ownStopWhen } from './own-stop-when';
-import { runCompaction } from './run-compaction';
+import { currentRun, endExecution } from './lifecycle/execution-end';
+import { ExecutionStop, RunStoppedError } from './lifecycle/execution-stop';
+import { renewLeaseOf, startLeaseHeartbeat } from './lifecycle/lease-heartbeat';
+import { OperationRecorder } from './lifecycle/operation-recorder';
+import { ownStopWhen } from './lifecycle/own-stop-when';
 import type { RunExecutionOptions } from './run-options';
-import { StepSequence } from './step-sequence';
-import { mapToolErrors } from './tool-error-text';
+import { fenceTools } from './tools/managed-tools';
+import { mapToolErrors } from './tools/tool-error-text';
 
 export type { RunExecutionDeps } from './execution-context';
 

@@ -1,6 +1,6 @@
 import type { AssistantCheckpoint, DurableRunEvent, UIMessage } from '@runlight/protocol';
 import { StoreRecordError } from '../errors/store-record-error';
-import { assembleMessage } from '../runner/assistant-assembler';
+import { assembleMessage } from '../runner/checkpoints/assistant-assembler';
 import { compactChunks } from './compact-chunks';
 import type { AssistantPointer } from './stored-run';
 

@@ -3,7 +3,7 @@ import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../../testing/scripted-model';
-import { assembleMessage } from '../assistant-assembler';
+import { assembleMessage } from '../checkpoints/assistant-assembler';
 import { harness, user } from './harness';
 
 const weather = tool({

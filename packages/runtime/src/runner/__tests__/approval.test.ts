@@ -4,7 +4,7 @@ import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../../testing/scripted-model';
-import { idempotencyKeyOf } from '../managed-tools';
+import { idempotencyKeyOf } from '../tools/managed-tools';
 import { harness, nextEvent, user } from './harness';
 
 function setup() {

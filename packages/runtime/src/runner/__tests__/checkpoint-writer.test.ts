@@ -1,7 +1,7 @@
 import type { UIMessage, UIMessageChunk } from '@runlight/protocol';
 import { describe, expect, it } from 'vitest';
 import type { AssistantAppend } from '../../store/reducer';
-import { CheckpointWriter } from '../checkpoint-writer';
+import { CheckpointWriter } from '../checkpoints/checkpoint-writer';
 import type { ExecutionContext } from '../execution-context';
 
 /** A writer over a fake owned run whose writes wait for `release`. */

@@ -3,7 +3,7 @@ import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../../testing/scripted-model';
-import { isStructuralChunk } from '../checkpoint-boundary';
+import { isStructuralChunk } from '../checkpoints/checkpoint-boundary';
 import { harness, user } from './harness';
 
 const search = tool({

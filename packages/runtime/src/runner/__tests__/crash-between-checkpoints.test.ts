@@ -4,9 +4,9 @@ import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
-import { closeAbandonedParts } from '../abandoned-message';
 import { createAgentRuntime } from '../agent-runtime';
-import { assembleMessage } from '../assistant-assembler';
+import { closeAbandonedParts } from '../checkpoints/abandoned-message';
+import { assembleMessage } from '../checkpoints/assistant-assembler';
 import { user } from './harness';
 
 /** A driver whose process dies after `appends` assistant appends: later writes never return. */

@@ -3,7 +3,7 @@ import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { scriptedModel } from '../../testing/scripted-model';
-import { isFirstOutput } from '../first-output';
+import { isFirstOutput } from '../admission/first-output';
 import { harness, isPhase, nextEvent, user } from './harness';
 
 const usage = {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
-import { idempotencyKeyOf } from '../managed-tools';
+import { idempotencyKeyOf } from '../tools/managed-tools';
 import { harness, user } from './harness';
 
 /** A store whose clock can jump past the lease, and a thief that then takes the run. */

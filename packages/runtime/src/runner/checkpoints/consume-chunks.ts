@@ -1,8 +1,8 @@
 import type { UIMessageChunk } from 'ai';
+import type { StepSequence } from '../admission/step-sequence';
+import type { ExecutionContext } from '../execution-context';
 import { isStructuralChunk } from './checkpoint-boundary';
 import type { CheckpointWriter } from './checkpoint-writer';
-import type { ExecutionContext } from './execution-context';
-import type { StepSequence } from './step-sequence';
 
 /**
  * The sequential consumer of one execution's UI chunks: each is appended to the message and

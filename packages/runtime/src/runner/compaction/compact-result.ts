@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
-import { CallbackResultError } from '../errors/callback-result-error';
-import type { CompactResult } from './run-options';
+import { CallbackResultError } from '../../errors/callback-result-error';
+import type { CompactResult } from '../run-options';
 
 /**
  * The shape a `compact` callback must return. A `compacted` result replaces the step's

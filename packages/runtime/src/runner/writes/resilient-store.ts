@@ -7,14 +7,14 @@ import {
   type RunSnapshot,
   type UIMessage,
 } from '@runlight/protocol';
-import { FencingError } from '../errors/fencing-error';
-import { RunlightError } from '../errors/runlight-error';
-import { StoreConflictError } from '../errors/store-conflict-error';
-import { StoreUnavailableError } from '../errors/store-unavailable-error';
-import type { RunEventBus } from '../events/run-event-bus';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import type { OwnerGuard, TerminalCommit } from '../store/reducer';
-import type { RuntimeLogEntry } from './run-options';
+import { FencingError } from '../../errors/fencing-error';
+import { RunlightError } from '../../errors/runlight-error';
+import { StoreConflictError } from '../../errors/store-conflict-error';
+import { StoreUnavailableError } from '../../errors/store-unavailable-error';
+import type { RunEventBus } from '../../events/run-event-bus';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
+import type { OwnerGuard, TerminalCommit } from '../../store/reducer';
+import type { RuntimeLogEntry } from '../run-options';
 
 /** How often one store mutation is tried, and the first pause between tries (doubling). */
 export interface StoreRetryOptions {

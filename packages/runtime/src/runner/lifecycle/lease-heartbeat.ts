@@ -1,4 +1,4 @@
-import type { ExecutionContext } from './execution-context';
+import type { ExecutionContext } from '../execution-context';
 
 /** What the heartbeat reads and does; supplied by the execution. */
 export interface LeaseHeartbeatTarget {

@@ -1,5 +1,5 @@
 import type { RunOperation } from '@runlight/protocol';
-import type { ExecutionStop } from './execution-stop';
+import type { ExecutionStop } from '../lifecycle/execution-stop';
 
 interface Deferred {
   promise: Promise<void>;

@@ -1,5 +1,5 @@
 import type { StopCondition, ToolSet } from 'ai';
-import type { ExecutionContext } from './execution-context';
+import type { ExecutionContext } from '../execution-context';
 import type { ExecutionStop } from './execution-stop';
 
 type StopWhen = StopCondition<ToolSet> | StopCondition<ToolSet>[] | undefined;

@@ -1,10 +1,10 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isTerminalPhase, type RunOperation } from '@runlight/protocol';
 import type { TextStreamPart, ToolSet } from 'ai';
-import type { ExecutionStop } from './execution-stop';
+import type { ExecutionStop } from '../lifecycle/execution-stop';
+import type { OperationRecorder } from '../lifecycle/operation-recorder';
 import { isFirstOutput, isFirstSdkOutput, isParsedToolCall } from './first-output';
 import { modelFailureReason } from './model-failure';
-import type { OperationRecorder } from './operation-recorder';
 
 /**
  * First output, provider errors and the end of a concrete model's request, observed on the

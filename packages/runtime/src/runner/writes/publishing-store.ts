@@ -1,6 +1,6 @@
-import type { RunEventBus } from '../events/run-event-bus';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import { statusEvent } from '../store/reducer';
+import type { RunEventBus } from '../../events/run-event-bus';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
+import { statusEvent } from '../../store/reducer';
 
 /**
  * A store whose mutations publish their durable event once they committed. `OwnedRun` calls it

@@ -1,5 +1,5 @@
 import { isTerminalPhase, type ModelFailureReason, type RunOperation } from '@runlight/protocol';
-import { type ExecutionContext, now } from './execution-context';
+import { type ExecutionContext, now } from '../execution-context';
 
 /** Why a model request attempt failed, and whether the AI SDK tries again. */
 export interface ModelRequestFailure {

@@ -1,10 +1,10 @@
 import type { RunOperation } from '@runlight/protocol';
 import type { ModelMessage } from 'ai';
+import { type ExecutionContext, now } from '../execution-context';
+import { RunStoppedError } from '../lifecycle/execution-stop';
+import type { OperationRecorder } from '../lifecycle/operation-recorder';
+import type { CompactFunction, CompactResult } from '../run-options';
 import { parseCompactResult } from './compact-result';
-import { type ExecutionContext, now } from './execution-context';
-import { RunStoppedError } from './execution-stop';
-import type { OperationRecorder } from './operation-recorder';
-import type { CompactFunction, CompactResult } from './run-options';
 
 /**
  * Runs the configured `compact` callback for `step` as a durable `compaction` operation

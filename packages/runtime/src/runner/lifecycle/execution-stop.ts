@@ -1,8 +1,8 @@
 import type { FailureCode, RunFailure } from '@runlight/protocol';
-import { FencingError } from '../errors/fencing-error';
-import { StoreConflictError } from '../errors/store-conflict-error';
-import { StoreUnavailableError } from '../errors/store-unavailable-error';
-import type { ExecutionLog } from './execution-context';
+import { FencingError } from '../../errors/fencing-error';
+import { StoreConflictError } from '../../errors/store-conflict-error';
+import { StoreUnavailableError } from '../../errors/store-unavailable-error';
+import type { ExecutionLog } from '../execution-context';
 
 /** Thrown into the SDK when the run must not go on (its failure is already recorded). */
 export class RunStoppedError extends Error {

@@ -1,9 +1,9 @@
 import type { RunOperation } from '@runlight/protocol';
 import type { LanguageModelMiddleware, ToolSet } from 'ai';
-import { type ExecutionContext, now } from './execution-context';
+import { type ExecutionContext, now } from '../execution-context';
+import type { OperationRecorder } from '../lifecycle/operation-recorder';
 import { modelFailureReason, sdkWillRetry } from './model-failure';
 import { observeProviderParts } from './model-request-observers';
-import type { OperationRecorder } from './operation-recorder';
 import type { StepSequence } from './step-sequence';
 
 /** The AI SDK's default `maxRetries`. */
