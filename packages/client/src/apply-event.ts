@@ -111,38 +111,13 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
       );
     case 'assistant-checkpoint':
       // A checkpoint contains every delta before it: the overlay on the older base is spent.
-      return nextState(
-        state,
-        runWith(
-          run,
-          event,
-          revision,
-          event.at,
-          run.lastOperation,
-          run.status,
-          run.owner,
-          run.fencingToken,
-          run.failure,
-        ),
-        event.checkpoint,
-        null,
-      );
+      return nextState(state, assistantWritten(run, event), event.checkpoint, null);
     case 'assistant-append': {
       const held = state.assistant;
       const base = held?.message ?? { id: event.messageId, role: 'assistant' as const, parts: [] };
       return nextState(
         state,
-        runWith(
-          run,
-          event,
-          revision,
-          event.at,
-          run.lastOperation,
-          run.status,
-          run.owner,
-          run.fencingToken,
-          run.failure,
-        ),
+        assistantWritten(run, event),
         { message: applyChunks(base, event.chunks), revision },
         // The append holds every delta before it: the overlay on the older base is spent.
         null,
@@ -177,6 +152,24 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
  * The property test compares every field with the store's record, so a field added to the
  * protocol and forgotten here fails it.
  */
+
+/** The run after an assistant write: only its revision, `updatedAt` and lease move. */
+function assistantWritten(
+  run: AgentRun,
+  event: { revision: number; at: string; leaseExpiresAt?: string | null | undefined },
+): AgentRun {
+  return runWith(
+    run,
+    event,
+    event.revision,
+    event.at,
+    run.lastOperation,
+    run.status,
+    run.owner,
+    run.fencingToken,
+    run.failure,
+  );
+}
 
 function runWith(
   run: AgentRun,
