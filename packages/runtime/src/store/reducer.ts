@@ -1,5 +1,6 @@
 import {
   type AgentRun,
+  type DurableRunEvent,
   isTerminalPhase,
   isTerminalStatus,
   parseAssistantAppendEvent,
@@ -14,6 +15,7 @@ import {
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
+import { evolveRun } from './evolve-run';
 import type { Mutation, StoredRun } from './stored-run';
 
 /**
@@ -44,24 +46,32 @@ function leaseUntil(now: Date, leaseMs: number): string {
   return new Date(now.getTime() + leaseMs).toISOString();
 }
 
+/** Revision, time and lease expiry of the event an owned mutation of `record` appends. */
+interface Head {
+  runId: string;
+  revision: number;
+  at: string;
+  leaseExpiresAt: string | null;
+}
+
 /**
- * Applies `change` to the run, bumps the revision by one and renews the owner's lease; the
- * run's public `leaseExpiresAt` mirrors the lease (null once the run ended).
+ * The next event's head: the revision bumped by one and the owner's lease renewed — unless
+ * `lease` says otherwise (`'release'`: released; `'end'`: the run ended, nobody holds it).
  */
-function advance(record: StoredRun, now: Date, change: Partial<AgentRun>): StoredRun {
-  const run: AgentRun = {
-    ...record.run,
-    ...change,
-    revision: record.run.revision + 1,
-    updatedAt: iso(now),
-  };
-  const renewed =
-    record.lease && run.owner === record.lease.owner && !isTerminalStatus(run.status)
-      ? { ...record.lease, expiresAt: leaseUntil(now, record.lease.leaseMs) }
-      : record.lease;
-  const lease = isTerminalStatus(run.status) ? null : renewed;
-  run.leaseExpiresAt = lease?.expiresAt ?? null;
-  return { ...record, run, lease };
+function headOf(record: StoredRun, now: Date, lease: 'renew' | 'release' | 'end' = 'renew'): Head {
+  const current = record.lease;
+  const leaseExpiresAt =
+    lease !== 'renew'
+      ? null
+      : current && current.owner === record.run.owner
+        ? leaseUntil(now, current.leaseMs)
+        : (current?.expiresAt ?? null);
+  return { runId: record.run.id, revision: record.run.revision + 1, at: iso(now), leaseExpiresAt };
+}
+
+/** Decided: the event, and the record it evolves — the one way a record changes. */
+function decided(record: StoredRun, event: DurableRunEvent): Mutation {
+  return { record: evolveRun(record, event), event };
 }
 
 function checkGuard(record: StoredRun, guard: OwnerGuard): void {
@@ -93,20 +103,27 @@ function checkRunning(record: StoredRun): void {
   }
 }
 
-/** The `run-status` event the reducer appends for a mutation that produced `run`. */
-export function statusEvent(run: AgentRun, change: RunStatusChange): Mutation['event'] {
+/** The `run-status` event of a change to `status`, `owner`, `fencingToken` or `failure`. */
+function statusChange(
+  head: Head,
+  change: RunStatusChange,
+  run: Pick<AgentRun, 'status' | 'owner' | 'fencingToken' | 'failure'>,
+): DurableRunEvent {
   return {
     type: 'run-status',
-    runId: run.id,
-    revision: run.revision,
-    at: run.updatedAt,
-    leaseExpiresAt: run.leaseExpiresAt,
+    ...head,
     change,
     status: run.status,
     owner: run.owner,
     fencingToken: run.fencingToken,
     failure: run.failure,
   };
+}
+
+/** The `run-status` event the reducer appended for a mutation that produced `run`. */
+export function statusEvent(run: AgentRun, change: RunStatusChange): DurableRunEvent {
+  const { id: runId, revision, updatedAt: at, leaseExpiresAt } = run;
+  return statusChange({ runId, revision, at, leaseExpiresAt }, change, run);
 }
 
 export function reduceCreateRun(
@@ -117,28 +134,14 @@ export function reduceCreateRun(
   if (existing) {
     throw new InvalidTransitionError(input.runId, 'run-exists', 'a run with this id exists');
   }
-  const run: AgentRun = {
-    id: input.runId,
+  const head = { runId: input.runId, revision: 1, at: iso(now), leaseExpiresAt: null };
+  const event = statusChange(head, 'created', {
     status: 'queued',
     owner: null,
     fencingToken: 0,
-    revision: 1,
-    lastOperation: null,
     failure: null,
-    leaseExpiresAt: null,
-    createdAt: iso(now),
-    updatedAt: iso(now),
-  };
-  return {
-    record: {
-      run,
-      assistant: null,
-      lease: null,
-      operations: { step: 0, ids: [] },
-      takeovers: 0,
-    },
-    event: statusEvent(run, 'created'),
-  };
+  });
+  return { record: evolveRun(null, event), event };
 }
 
 /** True when the record holds a lease that ran out by `now` (its owner went silent). */
@@ -179,19 +182,15 @@ export function reduceAcquireRun(
       currentFencingToken: run.fencingToken,
     });
   }
-  const next = advance(record, now, {
+  // The event names the lease's expiry; the lease's duration is that expiry minus `at`.
+  const head = { ...headOf(record, now), leaseExpiresAt: leaseUntil(now, input.leaseMs) };
+  const event = statusChange(head, 'acquired', {
     status: 'running',
     owner: input.owner,
     fencingToken: run.fencingToken + 1,
+    failure: run.failure,
   });
-  next.lease = {
-    owner: input.owner,
-    leaseMs: input.leaseMs,
-    expiresAt: leaseUntil(now, input.leaseMs),
-  };
-  next.run.leaseExpiresAt = next.lease.expiresAt;
-  if (expired) next.takeovers = record.takeovers + 1;
-  return { record: next, event: statusEvent(next.run, 'acquired') };
+  return decided(record, event);
 }
 
 /**
@@ -202,8 +201,7 @@ export function reduceAcquireRun(
 export function reduceRenewLease(record: StoredRun, guard: OwnerGuard, now: Date): Mutation {
   checkGuard(record, guard);
   checkRunning(record);
-  const next = advance(record, now, {});
-  return { record: next, event: statusEvent(next.run, 'lease-renewed') };
+  return decided(record, statusChange(headOf(record, now), 'lease-renewed', record.run));
 }
 
 /**
@@ -215,8 +213,10 @@ export function reduceRenewLease(record: StoredRun, guard: OwnerGuard, now: Date
 export function reduceReleaseLease(record: StoredRun, guard: OwnerGuard, now: Date): Mutation {
   checkGuard(record, guard);
   checkRunning(record);
-  const next = advance({ ...record, lease: null }, now, {});
-  return { record: next, event: statusEvent(next.run, 'lease-released') };
+  return decided(
+    record,
+    statusChange(headOf(record, now, 'release'), 'lease-released', record.run),
+  );
 }
 
 /**
@@ -242,7 +242,7 @@ export function reduceRecordRunOperation(
     throw new InvalidTransitionError(runId, rule, detail);
   };
 
-  let operations = record.operations;
+  const operations = record.operations;
   if (current === null || current.id !== operation.id) {
     if (current !== null && !isTerminalPhase(current.phase)) {
       fail('operation-in-flight', `operation ${current.id} is still ${current.phase}`);
@@ -260,10 +260,6 @@ export function reduceRecordRunOperation(
     if (operation.phase !== 'started') {
       fail('operation-must-start', `a new operation must be recorded as started first`);
     }
-    operations =
-      step === operations.step
-        ? { step, ids: [...operations.ids, operation.id] }
-        : { step, ids: [operation.id] };
   } else {
     if (current.kind !== operation.kind || current.step !== operation.step) {
       fail('operation-identity-changed', `operation ${current.id} changed its kind or step`);
@@ -282,19 +278,7 @@ export function reduceRecordRunOperation(
     }
   }
 
-  const next = advance(record, now, { lastOperation: operation });
-  next.operations = operations;
-  return {
-    record: next,
-    event: {
-      type: 'run-operation',
-      runId,
-      revision: next.run.revision,
-      at: next.run.updatedAt,
-      leaseExpiresAt: next.run.leaseExpiresAt,
-      operation,
-    },
-  };
+  return decided(record, { type: 'run-operation', ...headOf(record, now), operation });
 }
 
 function checkAssistantWrite(record: StoredRun, guard: OwnerGuard, messageId: string): void {
@@ -329,20 +313,12 @@ export function reduceSaveAssistantCheckpoint(
     );
   }
   checkAssistantWrite(record, guard, message.id);
-  const next = advance(record, now, {});
-  const revision = next.run.revision;
-  next.assistant = { messageId: message.id, revision, consolidatedRevision: revision };
-  return {
-    record: next,
-    event: {
-      type: 'assistant-checkpoint',
-      runId,
-      revision,
-      at: next.run.updatedAt,
-      leaseExpiresAt: next.run.leaseExpiresAt,
-      checkpoint: { message, revision },
-    },
-  };
+  const head = headOf(record, now);
+  return decided(record, {
+    type: 'assistant-checkpoint',
+    ...head,
+    checkpoint: { message, revision: head.revision },
+  });
 }
 
 /** What an append names: the message it extends, the write it builds on and its chunks. */
@@ -375,24 +351,14 @@ export function reduceAppendAssistant(
       `the append extends revision ${append.baseRevision}, the last assistant write is ${base}`,
     );
   }
-  const next = advance(record, now, {});
-  const revision = next.run.revision;
   const event = parseAssistantAppendEvent({
     type: 'assistant-append',
-    runId,
-    revision,
-    at: next.run.updatedAt,
-    leaseExpiresAt: next.run.leaseExpiresAt,
+    ...headOf(record, now),
     messageId: append.messageId,
     baseRevision: base,
     chunks: [...append.chunks],
   });
-  next.assistant = {
-    messageId: append.messageId,
-    revision,
-    consolidatedRevision: record.assistant?.consolidatedRevision ?? 0,
-  };
-  return { record: next, event };
+  return decided(record, event);
 }
 
 function sameTerminal(run: AgentRun, terminal: TerminalCommit): boolean {
@@ -435,9 +401,11 @@ export function reduceCommitTerminal(
       `operation ${current.id} is still ${current.phase}; record its terminal phase first`,
     );
   }
-  const next = advance(record, now, {
+  const event = statusChange(headOf(record, now, 'end'), terminal.status, {
     status: terminal.status,
+    owner: run.owner,
+    fencingToken: run.fencingToken,
     failure: terminal.status === 'failed' ? { ...terminal.failure } : null,
   });
-  return { record: next, event: statusEvent(next.run, terminal.status) };
+  return decided(record, event);
 }
