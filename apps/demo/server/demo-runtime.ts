@@ -113,7 +113,11 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
       });
     },
     loseFirstOutputWrite(runId) {
-      faults.loseCompareAndSet(runId, (next) => next.run.lastOperation?.phase === 'first-output');
+      faults.loseCompareAndSet(runId, (events) =>
+        events.some(
+          (event) => event.type === 'run-operation' && event.operation.phase === 'first-output',
+        ),
+      );
     },
     partitionWorker: (runId, ms) => faults.partition(runId, ms),
     crashingWorker,

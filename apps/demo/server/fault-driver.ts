@@ -1,27 +1,23 @@
-import type { DurableRunEvent } from '@runlight/protocol';
-import type { AgentRuntimeDriver, StoredRun } from '@runlight/runtime';
+import type { AgentRuntimeDriver, StoredRunEvent } from '@runlight/runtime';
 
 /** A driver a scenario can break on purpose, one run at a time. */
 export interface FaultDriver extends AgentRuntimeDriver {
   /**
-   * The next compare-and-set of `runId` whose new record matches `when` is answered "revision
-   * did not match", as when another writer got there first.
+   * The next compare-and-set of `runId` whose events match `when` is answered "revision did
+   * not match", as when another writer got there first.
    */
-  loseCompareAndSet(runId: string, when: (next: StoredRun) => boolean): void;
+  loseCompareAndSet(runId: string, when: (events: readonly StoredRunEvent[]) => boolean): void;
   /**
    * Calls for `runId` hang until `ms` have passed — a worker cut off from its store (a network
    * partition, a long pause) for longer than its lease.
    */
   partition(runId: string, ms: number): void;
   /**
-   * The compare-and-set of `runId` whose new record matches `when` is stored, and then the
-   * worker is gone: that call and every later one for the run never answer — a process killed
-   * right after its write reached the store.
+   * The compare-and-set of `runId` whose events match `when` is stored, and then the worker is
+   * gone: that call and every later one for the run never answer — a process killed right
+   * after its write reached the store.
    */
-  crashAfter(
-    runId: string,
-    when: (next: StoredRun, events: readonly DurableRunEvent[]) => boolean,
-  ): void;
+  crashAfter(runId: string, when: (events: readonly StoredRunEvent[]) => boolean): void;
 }
 
 /**
@@ -30,15 +26,12 @@ export interface FaultDriver extends AgentRuntimeDriver {
  *
  * @example
  * const faults = faultDriver(shared);
- * faults.loseCompareAndSet('run-1', (next) => next.run.lastOperation?.phase === 'first-output');
+ * faults.loseCompareAndSet('run-1', ([event]) => event?.type === 'run-operation');
  */
 export function faultDriver(driver: AgentRuntimeDriver): FaultDriver {
-  const losing = new Map<string, (next: StoredRun) => boolean>();
+  const losing = new Map<string, (events: readonly StoredRunEvent[]) => boolean>();
   const partitionedUntil = new Map<string, number>();
-  const crashing = new Map<
-    string,
-    (next: StoredRun, events: readonly DurableRunEvent[]) => boolean
-  >();
+  const crashing = new Map<string, (events: readonly StoredRunEvent[]) => boolean>();
   const crashed = new Set<string>();
   const never = new Promise<never>(() => {});
 
@@ -60,14 +53,14 @@ export function faultDriver(driver: AgentRuntimeDriver): FaultDriver {
       if (crashed.has(runId)) return never;
       await healed(runId);
       const crash = crashing.get(runId);
-      if (crash?.(next, events)) {
+      if (crash?.(events)) {
         crashing.delete(runId);
         crashed.add(runId);
         await driver.compareAndSet(runId, expected, next, events);
         return never;
       }
       const when = losing.get(runId);
-      if (when?.(next)) {
+      if (when?.(events)) {
         losing.delete(runId);
         return false;
       }

@@ -1,5 +1,4 @@
-import type { DurableRunEvent } from '@runlight/protocol';
-import type { AgentRuntime, ResolveRun, StartRunOptions, StoredRun } from '@runlight/runtime';
+import type { AgentRuntime, ResolveRun, StartRunOptions, StoredRunEvent } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
@@ -30,10 +29,7 @@ export interface ScenarioWorld {
   crashingWorker: AgentRuntime;
   crashingLeaseMs: number;
   /** After the write matching `when` is stored, worker-a never hears from the store again. */
-  crashWorkerAfter(
-    runId: string,
-    when: (next: StoredRun, events: readonly DurableRunEvent[]) => boolean,
-  ): void;
+  crashWorkerAfter(runId: string, when: (events: readonly StoredRunEvent[]) => boolean): void;
   /** worker-b's recovery loop takes the run over once its lease expired, continuing it so. */
   recoverWith(runId: string, resolve: ResolveRun): void;
   /** A server-side note on the run (shown in the page's "Server notes"). */

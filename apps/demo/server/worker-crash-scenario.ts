@@ -1,5 +1,5 @@
-import type { DurableRunEvent, UIMessage } from '@runlight/protocol';
-import type { StoredRun } from '@runlight/runtime';
+import type { UIMessage } from '@runlight/protocol';
+import type { StoredRunEvent } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import type { ModelMessage } from 'ai';
 import type { DemoSettings } from '../src/scenario-catalog';
@@ -31,7 +31,7 @@ export function workerCrashes(runId: string, { tokenMs }: DemoSettings, world: S
   world.assign(runId, world.crashingWorker);
   // The record holds only a pointer to the message: count the text the appends carried.
   let written = 0;
-  world.crashWorkerAfter(runId, (_next: StoredRun, events: readonly DurableRunEvent[]) => {
+  world.crashWorkerAfter(runId, (events: readonly StoredRunEvent[]) => {
     for (const event of events) {
       if (event.type === 'assistant-checkpoint') written = textOf(event.checkpoint.message).length;
       if (event.type !== 'assistant-append') continue;

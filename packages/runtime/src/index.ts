@@ -89,6 +89,12 @@ export type {
 } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { AgentRuntimeDriver } from './store/driver';
+export {
+  EventSequenceError,
+  evolveRun,
+  type StoredRunEvent,
+  toStoredEvent,
+} from './store/evolve-run';
 export { createMemoryDriver } from './store/memory-driver';
 export type { OwnedRunOptions } from './store/owned-run';
 export { OwnedRun } from './store/owned-run';

@@ -53,8 +53,9 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
 
 /**
  * The schema. Why these shapes:
- * - `runs` holds one row per run; `revision` is the compare-and-set column and `record` the run
- *   record with its lease and operation ids — but not the assistant message.
+ * - `runs` holds one row per run; `revision` is the compare-and-set column (the revision of the
+ *   run's last event) and `record` the latest snapshot of the run record — written now and then,
+ *   null until the first; the store folds the events after it — never the assistant message.
  * - The assistant message lives in `run_events` (its appends and consolidations, each written
  *   once); the record holds a pointer, so every write rewrites a record of a few hundred bytes
  *   however long the answer grows. `run_assistants` holds checkpoints written before the pointer
@@ -100,6 +101,8 @@ function statements(tables: RunlightTables): string[] {
     `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('run_live_deltas_created_at')}
       ON ${tables.liveDeltas} (created_at)`,
     ...leaseColumn(tables),
+    // Snapshots are written now and then (a run starts as its events): `record` may be null.
+    `ALTER TABLE ${tables.runs} ALTER COLUMN record DROP NOT NULL`,
   ];
 }
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DurableRunEvent } from '@runlight/protocol';
-import type { AgentRuntimeDriver, StoredRun } from '@runlight/runtime';
+import type { AgentRuntimeDriver, StoredRun, StoredRunEvent } from '@runlight/runtime';
 import { type PostgresSchemaOptions, runlightTables } from './migrate';
 import { type PostgresClient, type SqlStatement, toSqlClient } from './sql-client';
 
@@ -10,8 +9,11 @@ export interface PostgresDriverOptions extends PostgresSchemaOptions {
 }
 
 interface LoadedRow {
-  /** Without `assistant` when written before the assistant pointer existed. */
-  record: Omit<StoredRun, 'assistant'> & { assistant?: StoredRun['assistant'] };
+  /**
+   * The latest snapshot (null: none yet — the run is its events). Without `assistant` when
+   * written before the assistant pointer existed.
+   */
+  record: (Omit<StoredRun, 'assistant'> & { assistant?: StoredRun['assistant'] }) | null;
   assistant_revision: number | null;
   checkpoint_revision: number | null;
   message: unknown;
@@ -19,9 +21,11 @@ interface LoadedRow {
 
 /**
  * A normalized `AgentRuntimeDriver` on PostgreSQL (node-postgres `Pool` or PGlite): one row
- * per run with a revision column and the run's durable events in an event table — among them
- * the assistant message's appends and consolidations, each written once. The run record holds
- * only a pointer to them, so every compare-and-set writes a record of a few hundred bytes.
+ * per run — the head (revision, status, lease expiry) in columns, the latest snapshot record
+ * in `record` — and the run's durable events in an event table, among them the assistant
+ * message's appends and consolidations, each written once. A compare-and-set moves the head
+ * and appends the event; it rewrites the record only when the store passes a snapshot (now and
+ * then), so a write costs about the bytes of its event.
  *
  * Every compare-and-set is ONE statement — data-modifying CTEs that update (or insert) the run
  * row and write its events only when that row was written — so it is atomic without
@@ -44,20 +48,17 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
     events AS (
       INSERT INTO ${tables.events} (run_id, revision, event)
       SELECT $1, event.revision, event.document
-      FROM written, unnest($6::integer[], $10::json[]) AS event (revision, document)
-    ),
-    checkpoint AS (
-      INSERT INTO ${tables.assistants} (run_id, revision, message)
-      SELECT $1, $5, $7::json FROM written WHERE $7::json IS NOT NULL
-      ON CONFLICT (run_id) DO UPDATE SET revision = excluded.revision, message = excluded.message
+      FROM written, unnest($5::integer[], $8::json[]) AS event (revision, document)
     )
     SELECT count(*)::integer AS written FROM written`;
 
+  // `assistant_revision` and `run_assistants` belong to records written before the assistant
+  // pointer existed: never written now, so a legacy record keeps naming its own checkpoint.
   const insert = `
     WITH written AS (
-      INSERT INTO ${tables.runs}
-        (id, revision, status, updated_at, assistant_revision, record, lease_expires_at)
-      SELECT $1, $3, $8, $9::timestamptz, $5, $4::json, $11::timestamptz WHERE $2::integer IS NULL
+      INSERT INTO ${tables.runs} (id, revision, status, updated_at, record, lease_expires_at)
+      SELECT $1, $3, $6, $7::timestamptz, $4::json, $9::timestamptz
+      WHERE $2::integer IS NULL AND $6::text IS NOT NULL
       ON CONFLICT (id) DO NOTHING
       RETURNING id
     ),${writeChildren}`;
@@ -65,8 +66,8 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
   const update = `
     WITH written AS (
       UPDATE ${tables.runs}
-      SET revision = $3, status = $8, updated_at = $9::timestamptz, assistant_revision = $5,
-          record = $4::json, lease_expires_at = $11::timestamptz
+      SET revision = $3, status = COALESCE($6::text, status), updated_at = $7::timestamptz,
+          record = COALESCE($4::json, record), lease_expires_at = $9::timestamptz
       WHERE id = $1 AND revision = $2::integer
       RETURNING id
     ),${writeChildren}`;
@@ -97,7 +98,7 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
   return {
     async load(runId) {
       const [row] = await sql.query<LoadedRow>({ ...load, values: [runId] });
-      if (!row) return null;
+      if (!row || row.record === null) return null;
       // Today's records hold the assistant pointer themselves (`assistant` is in the JSON).
       if ('assistant' in row.record) return row.record;
       // A record written before the pointer: its checkpoint is in `run_assistants` (the
@@ -109,29 +110,28 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       return { ...row.record, assistant: { message, revision } };
     },
 
-    async compareAndSet(runId, expectedRevision, next, events) {
+    async compareAndSet(runId, expectedRevision, snapshot, events) {
+      const head = headOf(snapshot, events);
+      if (!head) return false;
       const [row] = await sql.query<{ written: number }>({
         name: name(expectedRevision === null ? 'insert' : 'update'),
         text: expectedRevision === null ? insert : update,
         values: [
           runId,
           expectedRevision,
-          next.run.revision,
+          head.revision,
           // The record holds the assistant pointer, never the message: the message is in the
           // event log (the last `assistant-checkpoint` and the `assistant-append`s after it).
-          JSON.stringify(next),
-          next.assistant?.revision ?? null,
+          snapshot === null ? null : JSON.stringify(snapshot),
           events.map((event) => event.revision),
-          // `run_assistants` holds only checkpoints written before the pointer existed.
-          null,
-          next.run.status,
-          next.run.updatedAt,
+          head.status,
+          head.at,
           // Revisions travel beside the documents: reading them out of the JSON in SQL would
           // make PostgreSQL de-escape it, which refuses text holding \u0000.
-          events.map((event) => JSON.stringify(event satisfies DurableRunEvent)),
+          events.map((event) => JSON.stringify(event satisfies StoredRunEvent)),
           // The lease expiry in a column of its own (null: nobody leases the run), indexed for
-          // `findExpiredRuns`; written by the same statement as the record it mirrors.
-          next.lease?.expiresAt ?? null,
+          // `findExpiredRuns`; written by the same statement as the event it mirrors.
+          head.leaseExpiresAt,
         ],
       });
       return row?.written === 1;
@@ -155,6 +155,32 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       });
       return rows.map((row) => row.event);
     },
+  };
+}
+
+/**
+ * What the run row's columns hold after a write: the last event's revision, time and lease
+ * expiry and the status of its last status change (null: unchanged by this write) — or the
+ * snapshot's, for a write without events.
+ */
+function headOf(snapshot: StoredRun | null, events: readonly StoredRunEvent[]) {
+  const last = events.at(-1);
+  if (!last) {
+    if (!snapshot) return null;
+    return {
+      revision: snapshot.run.revision,
+      at: snapshot.run.updatedAt,
+      leaseExpiresAt: snapshot.lease?.expiresAt ?? null,
+      status: snapshot.run.status,
+    };
+  }
+  let status: string | null = null;
+  for (const event of events) if (event.type === 'run-status') status = event.status;
+  return {
+    revision: last.revision,
+    at: last.at,
+    leaseExpiresAt: last.leaseExpiresAt ?? null,
+    status: status ?? snapshot?.run.status ?? null,
   };
 }
 

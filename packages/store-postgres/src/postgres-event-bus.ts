@@ -376,7 +376,8 @@ class PostgresEventBusImpl implements PostgresEventBus {
     });
     const events: DurableRunEvent[] = [];
     for (const row of rows) {
-      const parsed = safeParseRunEvent(row.event);
+      // Stored without their run id (the row's key): put it back.
+      const parsed = safeParseRunEvent({ ...(row.event as object), runId });
       if (parsed.success && parsed.data.type !== 'run-delta') events.push(parsed.data);
       else
         this.#onError(parsed.success ? new TypeError('a stored event is a delta') : parsed.error);

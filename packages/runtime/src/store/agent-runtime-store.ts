@@ -12,6 +12,7 @@ import { RunNotFoundError } from '../errors/run-not-found-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import { StoreRecordError } from '../errors/store-record-error';
 import type { AgentRuntimeDriver } from './driver';
+import { EventSequenceError, evolveRun, toStoredEvent } from './evolve-run';
 import { materialiseAssistant } from './materialise-assistant';
 import {
   type AssistantAppend,
@@ -104,6 +105,19 @@ function issuesOf(error: z.ZodError) {
 const UNOWNED_ATTEMPTS = 5;
 /** How many runs' last written records the store remembers (see `written` below). */
 const WRITTEN_CACHE_SIZE = 1_024;
+/**
+ * A write passes the whole record as a snapshot once this many events were appended since the
+ * last one, so a load folds at most this many events; in between it passes the event alone.
+ * At the default checkpoint cadence (≈ 256 bytes of answer per append) a record of ≈ 700
+ * bytes every 64 writes adds ≈ 4% to what a run writes.
+ */
+export const SNAPSHOT_EVERY_EVENTS = 64;
+
+/** A record and the revision of the snapshot it was folded from (0: none). */
+interface Loaded {
+  record: StoredRun;
+  snapshotRevision: number;
+}
 
 /**
  * Builds a full `AgentRuntimeStore` from a normalized driver: the driver loads and
@@ -125,15 +139,15 @@ export function createAgentRuntimeStore(
    * decides, so a write elsewhere makes it fail and the fresh record is loaded to diagnose.
    * This saves a driver round trip and a record validation per mutation of a busy run.
    */
-  const written = new Map<string, StoredRun>();
-  const remember = (runId: string, record: StoredRun) => {
+  const written = new Map<string, Loaded>();
+  const remember = (runId: string, loaded: Loaded) => {
     written.delete(runId);
     if (written.size >= WRITTEN_CACHE_SIZE) written.delete(written.keys().next().value as string);
     // A copy: callers hold the returned run and the message they passed in.
-    written.set(runId, structuredClone(record));
+    written.set(runId, { ...loaded, record: structuredClone(loaded.record) });
   };
 
-  async function load(runId: string): Promise<StoredRun | null> {
+  async function loadSnapshot(runId: string): Promise<StoredRun | null> {
     const raw = await driver.load(runId);
     if (raw === null || raw === undefined) return null;
     const parsed = StoredRunSchema.safeParse(raw);
@@ -141,15 +155,50 @@ export function createAgentRuntimeStore(
     throw new StoreRecordError(runId, 'run record', issuesOf(parsed.error));
   }
 
-  async function loadExisting(runId: string): Promise<StoredRun> {
-    const record = await load(runId);
-    if (!record) throw new RunNotFoundError(runId);
-    return record;
+  /** `events` (all after the snapshot, validated) folded onto `snapshot`; `null`: no run. */
+  function fold(runId: string, snapshot: StoredRun | null, events: readonly DurableRunEvent[]) {
+    const from = snapshot?.run.revision ?? 0;
+    let record = snapshot;
+    for (const event of events) {
+      if (event.revision <= from) continue;
+      try {
+        record = evolveRun(record, event);
+      } catch (error) {
+        if (!(error instanceof EventSequenceError)) throw error;
+        throw new StoreRecordError(runId, 'event', [
+          { path: `revision ${error.revision}`, message: error.message },
+        ]);
+      }
+    }
+    return record === null ? null : { record, snapshotRevision: from };
   }
 
-  async function write(runId: string, expected: number | null, mutation: Mutation) {
-    const done = await driver.compareAndSet(runId, expected, mutation.record, [mutation.event]);
-    if (done) remember(runId, mutation.record);
+  /** The run's record: its latest snapshot and the events written after it, folded. */
+  async function load(runId: string): Promise<Loaded | null> {
+    const snapshot = await loadSnapshot(runId);
+    const after = snapshot?.run.revision ?? 0;
+    return fold(runId, snapshot, parseEvents(runId, await driver.readEvents(runId, after)));
+  }
+
+  async function loadExisting(runId: string): Promise<Loaded> {
+    const loaded = await load(runId);
+    if (!loaded) throw new RunNotFoundError(runId);
+    return loaded;
+  }
+
+  /**
+   * Appends the mutation's event, with the whole record as a snapshot only when
+   * `SNAPSHOT_EVERY_EVENTS` were appended since the last one.
+   */
+  async function write(runId: string, base: Loaded | null, mutation: Mutation) {
+    const expected = base ? base.record.run.revision : null;
+    const since = base?.snapshotRevision ?? 0;
+    const revision = mutation.record.run.revision;
+    const snapshot = revision - since >= SNAPSHOT_EVERY_EVENTS ? mutation.record : null;
+    const event = toStoredEvent(mutation.event);
+    const done = await driver.compareAndSet(runId, expected, snapshot, [event]);
+    if (done)
+      remember(runId, { record: mutation.record, snapshotRevision: snapshot ? revision : since });
     else written.delete(runId);
     return done;
   }
@@ -165,12 +214,14 @@ export function createAgentRuntimeStore(
     reduce: (record: StoredRun) => TerminalResult,
   ): Promise<AgentRun> {
     const cached = written.get(runId);
-    const record =
-      cached && cached.run.revision === guard.expectedRevision ? cached : await loadExisting(runId);
-    const mutation = reduce(record);
+    const base =
+      cached && cached.record.run.revision === guard.expectedRevision
+        ? cached
+        : await loadExisting(runId);
+    const mutation = reduce(base.record);
     if ('duplicate' in mutation) return structuredClone(mutation.duplicate.run);
-    if (await write(runId, record.run.revision, mutation)) return mutation.record.run;
-    const fresh = await loadExisting(runId);
+    if (await write(runId, base, mutation)) return mutation.record.run;
+    const { record: fresh } = await loadExisting(runId);
     // Re-reducing throws the precise error for the fresh record (or finds a duplicate).
     const again = reduce(fresh);
     if ('duplicate' in again) return again.duplicate.run;
@@ -182,21 +233,32 @@ export function createAgentRuntimeStore(
     reduce: (record: StoredRun | null) => Mutation,
   ): Promise<StoredRun> {
     for (let attempt = 1; ; attempt++) {
-      const record = await load(runId);
-      const mutation = reduce(record);
-      if (await write(runId, record ? record.run.revision : null, mutation)) {
-        return mutation.record;
-      }
+      const base = await load(runId);
+      const mutation = reduce(base?.record ?? null);
+      if (await write(runId, base, mutation)) return mutation.record;
       if (attempt >= UNOWNED_ATTEMPTS) {
         const fresh = await load(runId);
-        throw new StoreConflictError(runId, record?.run.revision ?? 0, fresh?.run.revision ?? 0);
+        throw new StoreConflictError(
+          runId,
+          base?.record.run.revision ?? 0,
+          fresh?.record.run.revision ?? 0,
+        );
       }
     }
   }
 
+  /** Stored events (no `runId`; or one naming this run, as written before) validated. */
   function parseEvents(runId: string, raw: readonly unknown[]): DurableRunEvent[] {
     return raw.map((value) => {
-      const parsed = safeParseDurableRunEvent(value);
+      const stored = value as { type?: unknown; runId?: unknown } | null;
+      if (typeof stored === 'object' && stored !== null && (stored.runId ?? runId) !== runId) {
+        throw new StoreRecordError(runId, 'event', [
+          { path: 'runId', message: `the event names run ${String(stored.runId)}` },
+        ]);
+      }
+      const event =
+        typeof stored === 'object' && stored !== null ? withRunId(runId, stored) : stored;
+      const parsed = safeParseDurableRunEvent(event);
       if (!parsed.success) throw new StoreRecordError(runId, 'event', parsed.error.issues);
       return parsed.data;
     });
@@ -267,20 +329,39 @@ export function createAgentRuntimeStore(
     },
 
     async getRun(runId) {
-      return (await loadExisting(runId)).run;
+      return (await loadExisting(runId)).record.run;
     },
 
     async getSnapshot(runId) {
-      const record = await loadExisting(runId);
-      const pointer = record.assistant;
-      if (pointer === null)
-        return { run: record.run, assistant: null, revision: record.run.revision };
-      // Events are immutable at their revision, so events read after the record agree with it.
-      const events = parseEvents(
-        runId,
-        await driver.readEvents(runId, Math.max(0, pointer.consolidatedRevision - 1)),
+      // One read of the log serves both: the events after the snapshot (folded) and those from
+      // the assistant's consolidation on (materialised). A snapshot's consolidation is never
+      // later than the run's, so reading from the earlier of the two covers both.
+      const snapshot = await loadSnapshot(runId);
+      const consolidated = snapshot?.assistant?.consolidatedRevision;
+      const after = Math.max(
+        0,
+        Math.min(
+          snapshot?.run.revision ?? 0,
+          consolidated === undefined ? Infinity : consolidated - 1,
+        ),
       );
-      const assistant = await materialiseAssistant(runId, pointer, events);
+      const events = parseEvents(runId, await driver.readEvents(runId, after));
+      const loaded = fold(runId, snapshot, events);
+      if (!loaded) throw new RunNotFoundError(runId);
+      const { record } = loaded;
+      const pointer = record.assistant;
+      if (pointer === null) {
+        return { run: record.run, assistant: null, revision: record.run.revision };
+      }
+      let source = events;
+      if (pointer.consolidatedRevision - 1 < after) {
+        // A snapshot without an assistant, then a consolidation before it: read from there.
+        source = parseEvents(
+          runId,
+          await driver.readEvents(runId, pointer.consolidatedRevision - 1),
+        );
+      }
+      const assistant = await materialiseAssistant(runId, pointer, source);
       return { run: record.run, assistant, revision: record.run.revision };
     },
 
@@ -290,4 +371,10 @@ export function createAgentRuntimeStore(
       return parseEvents(runId, raw);
     },
   });
+}
+
+/** A stored event with its run's id put back, second as in the protocol's own events. */
+function withRunId(runId: string, stored: object): object {
+  const { type, runId: _stored, ...rest } = stored as { type?: unknown; runId?: unknown };
+  return { type, runId, ...rest };
 }

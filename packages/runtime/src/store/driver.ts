@@ -1,33 +1,45 @@
-import type { DurableRunEvent } from '@runlight/protocol';
+import type { StoredRunEvent } from './evolve-run';
 import type { StoredRun } from './stored-run';
 
 /**
- * A normalized driver: it loads a run record and performs one atomic compare-and-set. All
- * rules live in the reference reducer above it, so a driver is storage only.
+ * A normalized driver: storage only — a per-run event log with a compare-and-set on its head,
+ * and now and then a snapshot of the run record. All rules live in the reference reducer
+ * above it, and every record follows from the events (`evolveRun`): the store folds the events
+ * written after the latest snapshot onto it. So a write passes the one event it appends — a few
+ * hundred bytes — and a whole record only every so often, however long the run grows.
  *
  * A driver may answer on a later tick (a worker, a socket, a real database); nothing above it
  * assumes otherwise. Values it returns are validated by the store before use (`unknown`).
  */
 export interface AgentRuntimeDriver {
-  /** The stored record, or `null` when the run does not exist. */
+  /**
+   * The run's latest snapshot record, or `null` when none is stored. A run may exist with
+   * events only (no snapshot yet): the store then reads its log from the start, and a run with
+   * neither does not exist.
+   */
   load(runId: string): Promise<unknown>;
   /**
-   * Atomically: when the stored revision equals `expectedRevision` (`null`: the run must not
-   * exist), store `next` and append `events`; otherwise change nothing. Resolves `true` when
-   * written, `false` when the revision did not match.
+   * Atomically: when the run's head revision — the revision of its last event; `null`: the run
+   * has no events — equals `expectedRevision`, append `events` and, when `snapshot` is not
+   * null, keep it as the run's snapshot record (its `run.revision` is the last event's);
+   * otherwise change nothing. Resolves `true` when written, `false` when the revision did not
+   * match. The head's `leaseExpiresAt` (the last event's) is what `findExpiredRuns` indexes.
+   *
+   * Events arrive without their `runId` (the driver keys them by run) and are returned by
+   * `readEvents` as stored.
    */
   compareAndSet(
     runId: string,
     expectedRevision: number | null,
-    next: StoredRun,
-    events: readonly DurableRunEvent[],
+    snapshot: StoredRun | null,
+    events: readonly StoredRunEvent[],
   ): Promise<boolean>;
-  /** Durable events with `revision > afterRevision`, in revision order. */
+  /** Stored events with `revision > afterRevision`, in revision order. */
   readEvents(runId: string, afterRevision: number): Promise<unknown[]>;
   /**
-   * Runs whose lease expired at or before `now` (`lease.expiresAt <= now`; a run without a
-   * lease — queued, paused, ended — never), oldest expiry first, at most `limit` of them:
-   * `{ runId, leaseExpiresAt }` each. What the recovery loop polls, so it must stay cheap
+   * Runs whose lease expired at or before `now` — the head's `leaseExpiresAt <= now`; a run
+   * without a lease (queued, paused, ended) never — oldest expiry first, at most `limit` of
+   * them: `{ runId, leaseExpiresAt }` each. What the recovery loop polls, so it must stay cheap
    * however many runs are stored (an index on the lease expiry).
    */
   findExpiredRuns(query: { now: string; limit: number }): Promise<unknown[]>;

@@ -1,10 +1,13 @@
-import type { DurableRunEvent } from '@runlight/protocol';
 import type { AgentRuntimeDriver } from './driver';
+import type { StoredRunEvent } from './evolve-run';
 import type { StoredRun } from './stored-run';
 
 interface Entry {
-  record: StoredRun;
-  events: DurableRunEvent[];
+  snapshot: StoredRun | null;
+  events: StoredRunEvent[];
+  /** The head: the last event's revision and lease expiry (the snapshot's without events). */
+  revision: number;
+  leaseExpiresAt: string | null;
 }
 
 /**
@@ -19,20 +22,30 @@ export function createMemoryDriver(): AgentRuntimeDriver {
 
   return {
     async load(runId) {
-      const entry = runs.get(runId);
-      return entry ? structuredClone(entry.record) : null;
+      const snapshot = runs.get(runId)?.snapshot;
+      return snapshot ? structuredClone(snapshot) : null;
     },
-    async compareAndSet(runId, expectedRevision, next, events) {
+    async compareAndSet(runId, expectedRevision, snapshot, events) {
       const entry = runs.get(runId);
-      const storedRevision = entry ? entry.record.run.revision : null;
-      if (storedRevision !== expectedRevision) return false;
-      const copies = structuredClone(events) as DurableRunEvent[];
-      if (entry) {
-        entry.record = structuredClone(next);
-        entry.events.push(...copies);
-      } else {
-        runs.set(runId, { record: structuredClone(next), events: copies });
+      if ((entry ? entry.revision : null) !== expectedRevision) return false;
+      const last = events.at(-1);
+      const copies = structuredClone(events) as StoredRunEvent[];
+      const next: Entry = entry ?? {
+        snapshot: null,
+        events: [],
+        revision: 0,
+        leaseExpiresAt: null,
+      };
+      next.events.push(...copies);
+      if (snapshot) next.snapshot = structuredClone(snapshot);
+      if (last) {
+        next.revision = last.revision;
+        next.leaseExpiresAt = last.leaseExpiresAt ?? null;
+      } else if (snapshot) {
+        next.revision = snapshot.run.revision;
+        next.leaseExpiresAt = snapshot.lease?.expiresAt ?? null;
       }
+      runs.set(runId, next);
       return true;
     },
     async readEvents(runId, afterRevision) {
@@ -48,10 +61,9 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       // A scan: the embedded store holds one process's runs; a database driver uses an index.
       const cutoff = Date.parse(now);
       const expired: { runId: string; leaseExpiresAt: string }[] = [];
-      for (const [runId, { record }] of runs) {
-        const expiresAt = record.lease?.expiresAt;
-        if (expiresAt !== undefined && Date.parse(expiresAt) <= cutoff) {
-          expired.push({ runId, leaseExpiresAt: expiresAt });
+      for (const [runId, { leaseExpiresAt }] of runs) {
+        if (leaseExpiresAt !== null && Date.parse(leaseExpiresAt) <= cutoff) {
+          expired.push({ runId, leaseExpiresAt });
         }
       }
       expired.sort(

@@ -1,5 +1,5 @@
-import type { DurableRunEvent } from '@runlight/protocol';
 import type { AgentRuntimeDriver } from '../store/driver';
+import type { StoredRunEvent } from '../store/evolve-run';
 
 /** Which driver call a fault hits, and whether it throws before the call or after it landed. */
 export interface DriverFault {
@@ -7,7 +7,7 @@ export interface DriverFault {
   /** `before`: nothing happens, the call throws; `after`: the call lands, then throws. */
   when: 'before' | 'after';
   /** For `compareAndSet`: only a write whose event matches (default: any write). */
-  match?: (event: DurableRunEvent) => boolean;
+  match?: (event: StoredRunEvent) => boolean;
   /** How many matching calls fail (default 1; `Infinity` for an outage). */
   times?: number;
 }
@@ -39,7 +39,7 @@ export interface FaultyDriver extends AgentRuntimeDriver {
 export function faultyDriver(inner: AgentRuntimeDriver): FaultyDriver {
   let faults: (DriverFault & { left: number })[] = [];
   let fired = 0;
-  const take = (call: DriverFault['call'], event?: DurableRunEvent) => {
+  const take = (call: DriverFault['call'], event?: StoredRunEvent) => {
     const fault = faults.find(
       (candidate) =>
         candidate.call === call &&

@@ -5,7 +5,6 @@ import {
   type AgentRuntimeStore,
   createAgentRuntime,
   createAgentRuntimeStore,
-  type StoredRun,
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount } from 'ai';
@@ -95,8 +94,8 @@ describe.runIf(serverUnavailable === null)(`crash and takeover on the ${serverLa
     const a = await startInstanceA(store, schema, runId);
     children.push(a.child);
     const waitOutLease = async () => {
-      const lease = ((await driver.load(runId)) as StoredRun).lease!;
-      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Date.parse(lease.expiresAt)), {
+      const { leaseExpiresAt } = await store.getRun(runId);
+      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Date.parse(leaseExpiresAt!)), {
         timeout: LEASE_MS * 3,
         interval: 50,
       });

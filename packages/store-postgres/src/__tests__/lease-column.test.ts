@@ -1,4 +1,4 @@
-import { createAgentRuntimeStore } from '@runlight/runtime';
+import { createAgentRuntimeStore, evolveRun, type StoredRun } from '@runlight/runtime';
 import { manualClock } from '@runlight/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';
@@ -43,9 +43,20 @@ describe('runs.lease_expires_at: forward migration and the expired-lease query',
     const tables = runlightTables({ schema: legacy });
     await sql.query({ text: `CREATE SCHEMA ${legacy}` });
     await sql.query({ text: LEGACY_RUNS(tables.runs) });
-    await sql.query({
-      text: `INSERT INTO ${tables.runs} SELECT id, revision, status, updated_at, assistant_revision, record FROM ${runlightTables({ schema: fresh }).runs}`,
-    });
+    // That version stored the whole record with every write: fold each run's log into it.
+    for (const runId of ['leased', 'queued', 'ended']) {
+      const record = (await store.readEvents(runId)).reduce<StoredRun | null>(evolveRun, null)!;
+      await sql.query({
+        text: `INSERT INTO ${tables.runs} VALUES ($1, $2, $3, $4::timestamptz, NULL, $5::json)`,
+        values: [
+          runId,
+          record.run.revision,
+          record.run.status,
+          record.run.updatedAt,
+          JSON.stringify(record),
+        ],
+      });
+    }
 
     await migrate(database.client, { schema: legacy });
     await migrate(database.client, { schema: legacy }); // idempotent

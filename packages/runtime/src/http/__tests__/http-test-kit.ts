@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunDeltaEvent, RunEvent, RunSnapshot } from '@runlight/protocol';
+import type { DurableRunEvent, RunDeltaEvent, RunEvent, RunSnapshot } from '@runlight/protocol';
 import type { RunEventListener, RunEventSource } from '../../events/event-hub';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
@@ -138,7 +138,7 @@ export function publishingDriver(driver: AgentRuntimeDriver, hub: RunEventHub) {
       if (written) {
         for (const event of events) {
           if (hold > 0) hold--;
-          else hub.publish(event);
+          else hub.publish({ ...event, runId } as DurableRunEvent);
         }
       }
       return written;

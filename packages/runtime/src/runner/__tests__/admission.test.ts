@@ -1,14 +1,14 @@
-import type { DurableRunEvent } from '@runlight/protocol';
 import { MockProviderV4 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver';
+import type { StoredRunEvent } from '../../store/evolve-run';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { harness, user } from './harness';
 
 /** A driver that loses the compare-and-set of the first write matching `when`. */
-function loseOnce(driver: AgentRuntimeDriver, when: (event: DurableRunEvent) => boolean) {
+function loseOnce(driver: AgentRuntimeDriver, when: (event: StoredRunEvent) => boolean) {
   let lost = false;
   return {
     ...driver,
@@ -22,7 +22,7 @@ function loseOnce(driver: AgentRuntimeDriver, when: (event: DurableRunEvent) => 
   } satisfies AgentRuntimeDriver;
 }
 
-const isStarted = (event: DurableRunEvent) =>
+const isStarted = (event: StoredRunEvent) =>
   event.type === 'run-operation' && event.operation.phase === 'started';
 
 describe('model request admission (concrete model, wrapStream)', () => {

@@ -1,9 +1,10 @@
-import type { DurableRunEvent, RunEvent } from '@runlight/protocol';
+import type { RunEvent } from '@runlight/protocol';
 import { isStepCount, type LanguageModel, tool } from 'ai';
 import { MockProviderV4 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
+import type { StoredRunEvent } from '../../store/evolve-run';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { faultyDriver } from '../../testing/fault-driver';
 import { type ScriptedStep, scriptedModel } from '../../testing/scripted-model';
@@ -11,11 +12,11 @@ import { createAgentRuntime } from '../agent-runtime';
 import { harness, isPhase, nextEvent, user } from './harness';
 
 const SECRET = 'hunter2';
-const isStatus = (change: string) => (event: DurableRunEvent) =>
+const isStatus = (change: string) => (event: StoredRunEvent) =>
   event.type === 'run-status' && event.change === change;
-const isOperation = (phase: string) => (event: DurableRunEvent) =>
+const isOperation = (phase: string) => (event: StoredRunEvent) =>
   event.type === 'run-operation' && event.operation.phase === phase;
-const isCheckpoint = (event: DurableRunEvent) =>
+const isCheckpoint = (event: StoredRunEvent) =>
   event.type === 'assistant-checkpoint' || event.type === 'assistant-append';
 const durableOnly = (events: RunEvent[]) => events.filter((event) => event.type !== 'run-delta');
 
@@ -225,7 +226,7 @@ describe('6: only a parsed tool call is first output', () => {
 });
 
 describe('7: non-conflict driver errors on owned writes', () => {
-  const cases: [string, (event: DurableRunEvent) => boolean, 'before' | 'after'][] = [
+  const cases: [string, (event: StoredRunEvent) => boolean, 'before' | 'after'][] = [
     ['a checkpoint, before writing', isCheckpoint, 'before'],
     ['a checkpoint, after writing', isCheckpoint, 'after'],
     ['an operation, before writing', isOperation('first-output'), 'before'],

@@ -1,5 +1,6 @@
 import type { DurableRunEvent } from '@runlight/protocol';
 import type { AgentRuntimeDriver } from '../../../store/driver';
+import { evolveRun } from '../../../store/evolve-run';
 import type { StoredRun } from '../../../store/stored-run';
 import { SECRET } from './schedule';
 
@@ -82,6 +83,7 @@ export function simDriver(
   };
   const fail = () => new SimulatedStoreError(`connection reset (${SECRET})`);
 
+  const folded = new Map<string, StoredRun>();
   const driver: AgentRuntimeDriver = {
     findExpiredRuns: (query) => inner.findExpiredRuns(query),
     async load(runId) {
@@ -96,7 +98,7 @@ export function simDriver(
       if (mode !== 'ok') throw fail();
       return inner.readEvents(runId, after);
     },
-    async compareAndSet(runId, expected, next: StoredRun, events: readonly DurableRunEvent[]) {
+    async compareAndSet(runId, expected, next, events) {
       const mode = decide();
       await latency();
       if (mode === 'before') throw fail();
@@ -110,10 +112,15 @@ export function simDriver(
       }
       const done = await inner.compareAndSet(runId, expected, next, events);
       if (done) {
+        // The record the write produced, folded from its events as the store would.
+        let record = folded.get(runId) ?? null;
+        for (const event of events)
+          record = evolveRun(record, { ...event, runId } as DurableRunEvent);
+        if (record) folded.set(runId, record);
         landed.push({
-          revision: next.run.revision,
-          fencingToken: next.run.fencingToken,
-          owner: next.run.owner,
+          revision: record?.run.revision ?? 0,
+          fencingToken: record?.run.fencingToken ?? 0,
+          owner: record?.run.owner ?? null,
         });
       }
       await latency();
