@@ -1,4 +1,3 @@
-import type { DurableRunEvent } from '@runlight/protocol';
 import {
   type AgentRuntimeDriver,
   type AgentRuntimeStore,
@@ -10,19 +9,23 @@ import { scriptedModel } from '@runlight/runtime/testing';
 /** What a counting driver saw: every written compare-and-set, as JSON bytes. */
 export interface WriteCounts {
   writes: number;
-  /** Records plus events, as JSON. */
+  /** Snapshot records plus events, as JSON. */
   bytes: number;
-  /** The records alone. */
+  /** The snapshot records alone (a write without one passes `null`: 0 bytes). */
   recordBytes: number;
+  /** Writes that passed a snapshot record. */
+  snapshots: number;
   /** The largest record written. */
   maxRecordBytes: number;
-  /** The largest record written by an operation mutation (`run-operation`). */
+  /** The largest record written by an operation mutation (`run-operation`; 0: none passed). */
   maxOperationRecordBytes: number;
   /** The assistant events (appends and consolidations), whole. */
   assistantBytes: number;
 }
 
-/** A driver that counts the JSON bytes of every record and event passed to `inner`. */
+/**
+ * A driver that counts the JSON bytes of every snapshot record and event passed to `inner`.
+ */
 export function countingDriver(inner: AgentRuntimeDriver): {
   driver: AgentRuntimeDriver;
   counts: WriteCounts;
@@ -31,6 +34,7 @@ export function countingDriver(inner: AgentRuntimeDriver): {
     writes: 0,
     bytes: 0,
     recordBytes: 0,
+    snapshots: 0,
     maxRecordBytes: 0,
     maxOperationRecordBytes: 0,
     assistantBytes: 0,
@@ -39,11 +43,12 @@ export function countingDriver(inner: AgentRuntimeDriver): {
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
     findExpiredRuns: (options) => inner.findExpiredRuns(options),
-    async compareAndSet(runId, expected, next, events: readonly DurableRunEvent[]) {
+    async compareAndSet(runId, expected, next, events) {
       const written = await inner.compareAndSet(runId, expected, next, events);
       if (!written) return false;
-      const record = JSON.stringify(next).length;
+      const record = next === null ? 0 : JSON.stringify(next).length;
       counts.writes++;
+      if (next !== null) counts.snapshots++;
       counts.recordBytes += record;
       counts.maxRecordBytes = Math.max(counts.maxRecordBytes, record);
       counts.bytes += record;
