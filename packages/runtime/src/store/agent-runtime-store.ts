@@ -92,6 +92,11 @@ const ExpiredRunSchema = z.strictObject({
 export interface AgentRuntimeStoreOptions {
   /** The wall clock for `createdAt`, `updatedAt` and leases. Injectable for tests. */
   now?: () => Date;
+  /**
+   * A write passes the whole record as a snapshot once this many events were appended since
+   * the last one (default `SNAPSHOT_EVERY_EVENTS`, 64): the most events a load folds.
+   */
+  snapshotEveryEvents?: number;
 }
 
 function issuesOf(error: z.ZodError) {
@@ -133,6 +138,10 @@ export function createAgentRuntimeStore(
   options: AgentRuntimeStoreOptions = {},
 ): AgentRuntimeStore {
   const now = options.now ?? (() => new Date());
+  const snapshotEvery = options.snapshotEveryEvents ?? SNAPSHOT_EVERY_EVENTS;
+  if (!Number.isInteger(snapshotEvery) || snapshotEvery < 1) {
+    throw new TypeError(`snapshotEveryEvents must be a positive integer, not ${snapshotEvery}`);
+  }
   /**
    * The record this store last wrote per run. An owned mutation naming exactly that revision
    * reduces against it instead of loading: the driver's compare-and-set on the revision still
@@ -188,13 +197,13 @@ export function createAgentRuntimeStore(
 
   /**
    * Appends the mutation's event, with the whole record as a snapshot only when
-   * `SNAPSHOT_EVERY_EVENTS` were appended since the last one.
+   * `snapshotEveryEvents` were appended since the last one.
    */
   async function write(runId: string, base: Loaded | null, mutation: Mutation) {
     const expected = base ? base.record.run.revision : null;
     const since = base?.snapshotRevision ?? 0;
     const revision = mutation.record.run.revision;
-    const snapshot = revision - since >= SNAPSHOT_EVERY_EVENTS ? mutation.record : null;
+    const snapshot = revision - since >= snapshotEvery ? mutation.record : null;
     const event = toStoredEvent(mutation.event);
     const done = await driver.compareAndSet(runId, expected, snapshot, [event]);
     if (done)
