@@ -17,6 +17,7 @@ import { measureLongAnswer } from '@runlight/test-utils';
 import { bench, describe } from 'vitest';
 import { assembleMessage } from '../src/runner/checkpoints/assistant-assembler';
 import type { AgentRuntimeDriver } from '../src/store/driver';
+import { evolveRun } from '../src/store/evolve-run';
 import { createMemoryDriver } from '../src/store/memory-driver';
 import type { StoredRun } from '../src/store/stored-run';
 
@@ -25,13 +26,17 @@ function wholeMessageShadow(inner: AgentRuntimeDriver) {
   const shadow = { writes: 0, bytes: 0 };
   let message: UIMessage | null = null;
   let messageBytes = 0;
+  let record: StoredRun | null = null;
   const driver: AgentRuntimeDriver = {
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
     findExpiredRuns: (options) => inner.findExpiredRuns(options),
-    async compareAndSet(runId, expected, next: StoredRun, events: readonly DurableRunEvent[]) {
-      const written = await inner.compareAndSet(runId, expected, next, events);
+    async compareAndSet(runId, expected, next, stored) {
+      const written = await inner.compareAndSet(runId, expected, next, stored);
       if (!written) return false;
+      // The whole-message scheme wrote the whole record with every write: fold it.
+      const events = stored.map((event) => ({ ...event, runId }) as DurableRunEvent);
+      for (const event of events) record = evolveRun(record, event);
       let assistantWrite = false;
       for (const event of events) {
         if (event.type === 'assistant-checkpoint') {
@@ -44,14 +49,14 @@ function wholeMessageShadow(inner: AgentRuntimeDriver) {
         }
       }
       if (assistantWrite) messageBytes = JSON.stringify(message).length;
-      const { assistant: _pointer, ...record } = next;
+      const { assistant: _pointer, ...rest } = record!;
       const envelope = (event: DurableRunEvent) =>
         event.type === 'assistant-append' || event.type === 'assistant-checkpoint'
           ? 180 + messageBytes // type, runId, revision, at, lease, checkpoint.revision + message
           : JSON.stringify(event).length;
       shadow.writes++;
       shadow.bytes +=
-        JSON.stringify(record).length +
+        JSON.stringify(rest).length +
         (messageBytes > 0 ? messageBytes + 30 : 16) +
         events.reduce((sum, event) => sum + envelope(event), 0);
       return true;
@@ -64,7 +69,7 @@ const results: Record<number, Awaited<ReturnType<typeof measureLongAnswer>>> = {
 
 async function writeTable() {
   const rows = [];
-  for (const tokens of [2_000, 20_000]) {
+  for (const tokens of [200, 2_000, 20_000]) {
     const { driver, shadow } = wholeMessageShadow(createMemoryDriver());
     const measured = await measureLongAnswer(driver, tokens);
     results[tokens] = measured;
@@ -87,6 +92,7 @@ async function writeTable() {
         'bytes / final': (counts.bytes / finalBytes).toFixed(1),
         'assistant events / final': (counts.assistantBytes / finalBytes).toFixed(2),
         'records / final': (counts.recordBytes / finalBytes).toFixed(2),
+        snapshots: counts.snapshots,
         'max record bytes': counts.maxRecordBytes,
       },
     );
