@@ -33,6 +33,14 @@ export class HeldEvents implements Iterable<DurableRunEvent> {
     return this.#root?.size ?? 0;
   }
 
+  /**
+   * The tree's height: the most nodes an insertion or removal copies. An AVL tree keeps it
+   * below 1.45 · log₂(size + 2), whatever the order events arrive in.
+   */
+  get depth(): number {
+    return this.#root?.height ?? 0;
+  }
+
   /** Same as `size` (array-like). */
   get length(): number {
     return this.size;
