@@ -18,6 +18,12 @@ export interface RunRecoveryOptions {
   batchSize?: number;
   /** The server log (takeovers, failed polls). Default `console.error` for errors only. */
   onLog?: (entry: RuntimeLogEntry) => void;
+  /**
+   * A run whose takeover threw (its record does not parse, the store failed mid-takeover) is
+   * left alone for `intervalMs × 2^failures`, at most this long, before it is tried again — so
+   * a few broken runs at the head of the expired queue never starve the rest. Default 5 min.
+   */
+  maxBackoffMs?: number;
 }
 
 /** A recovery loop; `tick()` is one poll, for tests and for callers with their own schedule. */
@@ -61,14 +67,27 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
   const maxAttempts = options.maxAttempts ?? 3;
   const batchSize = options.batchSize ?? 32;
   const log = options.onLog ?? defaultLog;
+  const maxBackoffMs = options.maxBackoffMs ?? 5 * 60_000;
+  /** Runs whose takeover threw: how often in a row, and not before when to try again. */
+  const backingOff = new Map<string, { failures: number; until: number }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let current: Promise<RecoveryOutcome[]> | null = null;
 
   async function poll(): Promise<RecoveryOutcome[]> {
-    const expired = await store.findExpiredRuns({ limit: batchSize });
+    const now = Date.now();
+    const waiting = new Set<string>();
+    for (const [runId, backoff] of backingOff) if (backoff.until > now) waiting.add(runId);
+    // Ask past the runs backing off, so that they take no place in the batch.
+    const expired = await store.findExpiredRuns({ limit: batchSize + waiting.size });
+    const due = expired.filter(({ runId }) => !waiting.has(runId)).slice(0, batchSize);
+    const seen = new Set(expired.map(({ runId }) => runId));
+    for (const runId of backingOff.keys()) {
+      // Its lease is no longer expired (another recoverer, an operator): forget it.
+      if (!waiting.has(runId) && !seen.has(runId)) backingOff.delete(runId);
+    }
     return Promise.all(
-      expired.map(async ({ runId }): Promise<RecoveryOutcome> => {
+      due.map(async ({ runId }): Promise<RecoveryOutcome> => {
         try {
           const handle = runtime.recoverRun({ runId, resolveRun, maxAttempts });
           // The execution's end is the runtime's business (a result, never a rejection).
@@ -81,9 +100,18 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
               message: `recovery: ${outcome.result}${outcome.reason ? ` (${outcome.reason})` : ''}`,
             });
           }
+          backingOff.delete(runId);
           return outcome;
         } catch (error) {
-          log({ level: 'error', runId, message: 'The run could not be taken over', error });
+          const failures = (backingOff.get(runId)?.failures ?? 0) + 1;
+          const delayMs = Math.min(maxBackoffMs, intervalMs * 2 ** failures);
+          backingOff.set(runId, { failures, until: Date.now() + delayMs });
+          log({
+            level: 'error',
+            runId,
+            message: `The run could not be taken over (${failures} in a row); next try in ${delayMs} ms`,
+            error,
+          });
           return { runId, result: 'skipped' };
         }
       }),
