@@ -1,20 +1,8 @@
-import {
-  at,
-  checkpoint,
-  modelRequestOperation,
-  operationEvent,
-  snapshot,
-  textDelta,
-} from '@runlight/test-utils';
-import { describe, expect, it, vi } from 'vitest';
-import { createRunlightClient } from '../create-runlight-client';
+import { modelRequestOperation, operationEvent, snapshot, textDelta } from '@runlight/test-utils';
+import { describe, expect, it } from 'vitest';
 import { RunlightClientError } from '../errors/runlight-client-error';
 import type { RunState } from '../run-state';
-import { FakeServer, sse } from './fake-server';
-
-/** Generous on a loaded machine: waits are for events, not for speed. */
-const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
-  vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
+import { FakeServer, fakeClient, sse, startedRun, waitFor } from './fake-server';
 
 /**
  * SPEC.md rule 4, one test per kind of bad input: the error is typed and says what and where,
@@ -22,16 +10,9 @@ const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: numb
  * good message still applies, or a new connection goes live.
  */
 async function liveStore() {
-  const server = new FakeServer(
-    snapshot(
-      5,
-      { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
-      checkpoint(4),
-    ),
-  );
-  const client = createRunlightClient({
+  const server = new FakeServer(startedRun());
+  const client = fakeClient(server, {
     baseUrl: 'http://runlight.test',
-    fetch: server.fetch,
     reconnect: { initialDelayMs: 1, maxDelayMs: 2 },
   });
   const store = client.run('run-1');

@@ -1,26 +1,12 @@
-import { at, checkpoint, modelRequestOperation, snapshot } from '@runlight/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import { createRunlightClient, type RunlightClientOptions } from '../create-runlight-client';
+import type { RunlightClientOptions } from '../create-runlight-client';
 import type { ConnectionState } from '../run-state';
-import { FakeServer } from './fake-server';
+import { FakeServer, fakeClient, startedRun, waitFor } from './fake-server';
 
-const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 5 });
-
-const base = () =>
-  snapshot(
-    5,
-    { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
-    checkpoint(4),
-  );
+const base = startedRun;
 
 function setup(server: FakeServer, options: Partial<RunlightClientOptions> = {}) {
-  const client = createRunlightClient({
-    baseUrl: 'http://runlight.test/api',
-    fetch: server.fetch,
-    reconnect: { initialDelayMs: 1, maxDelayMs: 4 },
-    random: () => 0.5,
-    ...options,
-  });
+  const client = fakeClient(server, options);
   const store = client.run('run-1');
   const connections: ConnectionState[] = [];
   const unsubscribe = store.subscribe(() => {

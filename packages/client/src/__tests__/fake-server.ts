@@ -1,4 +1,8 @@
 import type { RunEvent, RunSnapshot } from '@runlight/protocol';
+import { at, checkpoint, modelRequestOperation, snapshot } from '@runlight/test-utils';
+import { expect, vi } from 'vitest';
+import { createRunlightClient, type RunlightClientOptions } from '../create-runlight-client';
+import type { RunState } from '../run-state';
 
 /** One SSE connection the test drives by hand. */
 export interface FakeConnection {
@@ -90,3 +94,30 @@ export function sse(event: RunEvent, id?: string): string {
     (event.type === 'run-delta' ? `0:${event.baseRevision}:${event.seq}` : `${event.revision}`);
   return `event: ${event.type}\nid: ${cursor}\ndata: ${JSON.stringify(event)}\n\n`;
 }
+
+/** Generous on a loaded machine: waits are for events, not for speed. */
+export const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
+  vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
+
+/** The run most client tests start from: revision 5, a model request started 90 s ago. */
+export const startedRun = () =>
+  snapshot(
+    5,
+    { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
+    checkpoint(4),
+  );
+
+/** A client of `server` that reconnects within milliseconds, without jitter. */
+export function fakeClient(server: FakeServer, options: Partial<RunlightClientOptions> = {}) {
+  return createRunlightClient({
+    baseUrl: 'http://runlight.test/api',
+    fetch: server.fetch,
+    reconnect: { initialDelayMs: 1, maxDelayMs: 4 },
+    random: () => 0.5,
+    ...options,
+  });
+}
+
+/** Resolves once `store` is connected live. */
+export const live = (store: { getState(): RunState }) =>
+  waitFor(() => expect(store.getState().connection).toBe('live'));

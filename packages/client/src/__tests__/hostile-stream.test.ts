@@ -1,37 +1,18 @@
 import type { DurableRunEvent } from '@runlight/protocol';
-import {
-  at,
-  checkpoint,
-  modelRequestOperation,
-  operationEvent,
-  snapshot,
-} from '@runlight/test-utils';
-import { describe, expect, it, vi } from 'vitest';
+import { at, modelRequestOperation, operationEvent } from '@runlight/test-utils';
+import { describe, expect, it } from 'vitest';
 import { applyEvent } from '../apply-event';
-import { createRunlightClient, type RunlightClientOptions } from '../create-runlight-client';
+import type { RunlightClientOptions } from '../create-runlight-client';
 import { HeldEvents } from '../held-events';
 import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState, type RunState } from '../run-state';
-import { FakeServer, sse } from './fake-server';
+import { initialRunState } from '../run-state';
+import { FakeServer, fakeClient, live, sse, startedRun, waitFor } from './fake-server';
 
-const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 5 });
-
-const base = () =>
-  snapshot(
-    5,
-    { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
-    checkpoint(4),
-  );
+const base = startedRun;
 
 function setup(options: Partial<RunlightClientOptions> = {}) {
   const server = new FakeServer(base());
-  const client = createRunlightClient({
-    baseUrl: 'http://runlight.test/api',
-    fetch: server.fetch,
-    reconnect: { initialDelayMs: 1, maxDelayMs: 4 },
-    random: () => 0.5,
-    ...options,
-  });
+  const client = fakeClient(server, options);
   const store = client.run('run-1');
   const errors: string[] = [];
   const unsubscribe = store.subscribe(() => {
@@ -42,9 +23,6 @@ function setup(options: Partial<RunlightClientOptions> = {}) {
   });
   return { server, store, unsubscribe, errors };
 }
-
-const live = (store: { getState(): RunState }) =>
-  waitFor(() => expect(store.getState().connection).toBe('live'));
 
 const operation = (revision: number) =>
   operationEvent(revision, modelRequestOperation('started', { startedAt: at(-90) }));

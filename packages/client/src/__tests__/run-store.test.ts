@@ -14,36 +14,19 @@ import { RunlightClientError } from '../errors/runlight-client-error';
 import type { RunState } from '../run-state';
 import { selectActivity } from '../select-activity';
 import { selectMessage } from '../select-message';
-import { FakeServer, sse } from './fake-server';
+import { FakeServer, fakeClient, live, sse, startedRun, waitFor } from './fake-server';
 
-/** Generous on a loaded machine: waits are for events, not for speed. */
-const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
-  vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
-
-const base = () =>
-  snapshot(
-    5,
-    { lastOperation: modelRequestOperation('started', { startedAt: at(-90) }) },
-    checkpoint(4),
-  );
+const base = startedRun;
 
 function setup(options: Partial<RunlightClientOptions> = {}) {
   const server = new FakeServer(base());
-  const client = createRunlightClient({
-    baseUrl: 'http://runlight.test/api/',
-    fetch: server.fetch,
-    reconnect: { initialDelayMs: 1, maxDelayMs: 4 },
-    random: () => 0.5,
-    ...options,
-  });
+  // A trailing slash on the base URL, as some apps configure it.
+  const client = fakeClient(server, { baseUrl: 'http://runlight.test/api/', ...options });
   const store = client.run('run-1');
   const seen: RunState[] = [];
   const unsubscribe = store.subscribe(() => seen.push(store.getState()));
   return { server, client, store, seen, unsubscribe };
 }
-
-const live = async (store: { getState(): RunState }) =>
-  waitFor(() => expect(store.getState().connection).toBe('live'));
 
 afterEach(() => {
   vi.useRealTimers();
