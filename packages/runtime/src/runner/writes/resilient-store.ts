@@ -374,9 +374,12 @@ export function resilientStore(
             event.change === 'acquired' &&
             event.owner === input.owner &&
             event.fencingToken === run.fencingToken - (run.revision - event.revision);
+          // An acquisition this runtime published already (an earlier call's) is not lost.
+          const seen = published.get(runId) ?? 0;
           const mine: DurableRunEvent[] = [];
           for (const event of [...events].reverse()) {
             if (event.revision > run.revision) continue;
+            if (event.revision <= seen) break;
             if (event.revision !== run.revision && !lost(event)) break;
             mine.unshift(event);
           }
