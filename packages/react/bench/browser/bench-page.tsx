@@ -172,6 +172,13 @@ async function mountLive(count: number) {
   flushSync(() => root.render(timeline(mounted)));
   // The run is live: wait for the client's event stream before sending into it.
   while (mounted.server.openStreams() === 0) await nextTask();
+  // Watch the end of the run, where the operation in flight is (the table draws rows in view).
+  const scroller = element.querySelector('[data-runlight-part="scroller"]')!;
+  for (let frame = 0; frame < 120 && !element.querySelector('tr[data-in-flight]'); frame++) {
+    scroller.scrollTop = scroller.scrollHeight;
+    await nextFrame();
+  }
+  if (!element.querySelector('tr[data-in-flight]')) throw new Error('no row in flight in view');
   await nextFrame();
   return { mounted, element, root };
 }
@@ -189,9 +196,10 @@ async function liveUpdate(count: number): Promise<UpdateSample> {
   };
   gc();
   await nextFrame();
+  // React renders a store update in a scheduler task; the observer's callback runs in the
+  // microtask after that commit.
   const records: MutationRecord[] = [];
   let observer: MutationObserver | undefined;
-  // The observer's callback runs in the microtask after React's commit.
   const changed = new Promise<void>((resolve) => {
     observer = new MutationObserver((seen) => {
       records.push(...seen);
@@ -219,29 +227,30 @@ async function liveUpdate(count: number): Promise<UpdateSample> {
 
 /**
  * Clock ticks of the operation in flight: the elapsed clock's interval is wrapped, so each tick
- * is timed from its callback to the committed DOM (React flushes in a microtask) and a forced
- * layout.
+ * is timed from its callback to the DOM change it causes (React commits it in a scheduler task;
+ * the mutation observer runs right after) and a forced layout.
  */
 async function ticks(count: number, wanted: number): Promise<UpdateSample[]> {
   const samples: UpdateSample[] = [];
   const original = window.setInterval;
   let element: HTMLElement | null = null;
-  const observer = new MutationObserver(() => {});
+  // When the last tick began; the commit it causes (a scheduler task later) ends the sample.
+  let tickStart: number | null = null;
+  const observer = new MutationObserver((records) => {
+    if (tickStart === null || element === null) return;
+    records.push(...observer.takeRecords());
+    void element.offsetHeight;
+    samples.push({
+      layoutMs: performance.now() - tickStart,
+      rowsTouched: touchedRows(records),
+      mutations: records.length,
+    });
+    tickStart = null;
+  });
   window.setInterval = ((handler: () => void, timeout?: number) =>
     original(() => {
-      if (timeout !== TICK_MS || element === null) return handler();
-      const start = performance.now();
+      if (timeout === TICK_MS && element !== null) tickStart = performance.now();
       handler();
-      queueMicrotask(() => {
-        const records = observer.takeRecords();
-        if (records.length === 0 || element === null) return;
-        void element.offsetHeight;
-        samples.push({
-          layoutMs: performance.now() - start,
-          rowsTouched: touchedRows(records),
-          mutations: records.length,
-        });
-      });
     }, timeout)) as typeof window.setInterval;
   try {
     const live = await mountLive(count);
