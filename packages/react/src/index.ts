@@ -25,7 +25,7 @@ export {
   resolveRunStatusLabels,
 } from './run-status-labels';
 export type { RunTimelineProps, RunTimelineRender } from './run-timeline';
-export { describeSpanResult, RunTimeline } from './run-timeline';
+export { RunTimeline } from './run-timeline';
 export type { RunlightContextValue } from './runlight-context';
 export { useRunlight } from './runlight-context';
 export { runlightCss } from './runlight-css';
@@ -35,6 +35,7 @@ export type { RunStatusView } from './select-run-status';
 export { runStatusEquals, selectRunStatus } from './select-run-status';
 export type { RunView } from './select-run-view';
 export { selectRunView } from './select-run-view';
+export { describeSpanResult } from './timeline-rows';
 export type { UseElapsedOptions } from './use-elapsed';
 export { useElapsed } from './use-elapsed';
 export type { UseRunOptions } from './use-run';

@@ -13,10 +13,13 @@ export const runlightCss = `[data-runlight='status']{display:inline-flex;align-i
 [data-runlight='indicator'][data-activity='queued'],[data-runlight='indicator'][data-activity='cancelled']{color:#6b7280}
 @keyframes runlight-spin{to{transform:rotate(1turn)}}
 @media (prefers-reduced-motion:reduce){[data-runlight='indicator'][data-busy]{animation:none;border-right-color:currentColor;opacity:.6}}
+[data-runlight='timeline'] [data-runlight-part='scroller']{max-height:var(--rl-max-height,28em);overflow:auto}
 [data-runlight='timeline'] table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:.85em}
+[data-runlight='timeline'] thead :is(th,td){position:sticky;top:0;z-index:1;background:Canvas}
 [data-runlight='timeline'] caption{text-align:start;font-weight:600;padding-bottom:.4em}
 [data-runlight='timeline'] th,[data-runlight='timeline'] td{padding:.2em .5em;text-align:start;white-space:nowrap}
 [data-runlight='timeline'] tbody tr{border-top:1px solid rgba(127,127,127,.25)}
+[data-runlight='timeline'] tbody tr[data-runlight-row='spacer']{border:0}
 [data-runlight='timeline'] [data-runlight-part='bar']{position:relative;width:40%;min-width:8em;height:1.1em}
 [data-runlight='timeline'] [data-runlight-part='bar']>span{position:absolute;top:.2em;bottom:.2em;left:calc(100% * var(--rl-start) / var(--rl-total));width:max(2px,calc(100% * var(--rl-length) / var(--rl-total)));border-radius:2px}
 [data-runlight-part='wait']{background:repeating-linear-gradient(45deg,#f59e0b 0 3px,#fcd34d 3px 6px)}

@@ -216,6 +216,37 @@ describe('RunTimeline', () => {
     expect(total()).toBeGreaterThan(12_000);
   });
 
+  it('a live event changes the row in flight only (memoised rows keep their DOM)', async () => {
+    useFakeClock(at(12));
+    const { server, wrapper } = setup(HISTORY);
+    const { container } = render(<RunTimeline runId={RUN_ID} />, { wrapper });
+    await settle();
+    const running = container.querySelector<HTMLElement>('tr[data-in-flight]')!;
+    expect(running.textContent).toContain('in progress');
+    const records: MutationRecord[] = [];
+    const observer = new MutationObserver((seen) => records.push(...seen));
+    observer.observe(container, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+    server.send(operationEvent(10, { ...request(1, 1, 'first-output'), firstOutputAt: at(11.5) }));
+    await settle();
+    records.push(...observer.takeRecords());
+    observer.disconnect();
+    expect(running.isConnected).toBe(true);
+    expect(running.getAttribute('data-phase')).toBe('first-output');
+    expect(running.textContent).toContain('streaming');
+    expect(records.length).toBeGreaterThan(0);
+    // Every change is inside the running row, or the scale on the root (`--rl-total`).
+    const root = container.firstElementChild;
+    for (const record of records) {
+      const target = record.target instanceof Element ? record.target : record.target.parentElement;
+      expect(target === root || running.contains(target)).toBe(true);
+    }
+  });
+
   it('headless: the render prop receives the model', async () => {
     useFakeClock(at(12));
     const { wrapper } = setup(HISTORY);
