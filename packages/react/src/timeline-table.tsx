@@ -4,7 +4,7 @@ import {
   useVirtualizer,
   type Virtualizer,
 } from '@tanstack/react-virtual';
-import { memo, useId, useRef } from 'react';
+import { memo, useId, useLayoutEffect, useRef } from 'react';
 import type { RunTimelineModel, TimelineRow } from './build-run-timeline';
 import { GapRow, LiveSpanRow, SpanRow } from './timeline-rows';
 
@@ -17,6 +17,8 @@ const ROW_ESTIMATE_PX = 24;
 const NO_LAYOUT_HEIGHT_PX = 480;
 /** Rows drawn beyond each edge of the window; also covers the caption and the sticky header. */
 const OVERSCAN = 10;
+/** Within this distance of its end the box counts as scrolled to the end (it follows). */
+const FOLLOW_SLACK_PX = 2 * ROW_ESTIMATE_PX;
 
 const rowKey = (row: TimelineRow) => (row.type === 'gap' ? row.gap.id : row.span.id);
 
@@ -56,6 +58,10 @@ function Spacer({ height }: { height: number }) {
  * sits. Without a bounded height (e.g. `unstyled` and no `max-height` of your own) the box is as
  * tall as the table and every row is drawn.
  *
+ * While the run is live the box follows its end, as a log does — the operation in flight is the
+ * last row — until the reader scrolls away from the end; scrolling back to it follows again. A
+ * finished run opens at its first operation.
+ *
  * Memoised: a clock tick re-renders the scale and the running row, not the table.
  */
 export const TimelineTable = memo(function TimelineTable({
@@ -84,6 +90,18 @@ export const TimelineTable = memo(function TimelineTable({
     observeElementRect: observeScroller,
     measureElement: measureRow,
   });
+  // Whether the box was at its end when the reader last scrolled (or never scrolled).
+  const following = useRef(true);
+  const live = model.inFlight !== null;
+  useLayoutEffect(() => {
+    if (live && following.current && rows.length > 0) {
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    }
+  }, [live, rows.length, virtualizer]);
+  const onScroll = (event: { currentTarget: HTMLElement }) => {
+    const { scrollTop, scrollHeight, clientHeight } = event.currentTarget;
+    following.current = scrollHeight - scrollTop - clientHeight <= FOLLOW_SLACK_PX;
+  };
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0));
@@ -91,7 +109,13 @@ export const TimelineTable = memo(function TimelineTable({
   return (
     // A labelled section is a region; it takes focus so that a keyboard scrolls it.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable
-    <section ref={scroller} data-runlight-part="scroller" aria-labelledby={captionId} tabIndex={0}>
+    <section
+      ref={scroller}
+      data-runlight-part="scroller"
+      aria-labelledby={captionId}
+      tabIndex={0}
+      onScroll={onScroll}
+    >
       <table data-runlight-part="table" aria-rowcount={rows.length + 1}>
         <caption id={captionId}>{caption}</caption>
         <thead>

@@ -17,9 +17,9 @@ afterEach(() => {
 
 const NOW = Date.parse('2026-12-02T12:00:00.000Z');
 
-/** A finished run of `count` operations, its history served in one page. */
-function setup(count: number) {
-  const { events, snapshot, runId } = timelineHistory(count, { now: NOW });
+/** A run of `count` operations (the last in flight: live), its history served in one page. */
+function setup(count: number, { inFlight = false } = {}) {
+  const { events, snapshot, runId } = timelineHistory(count, { now: NOW, inFlight });
   const server = fakeRunServer({ json: snapshot });
   const fetch: typeof globalThis.fetch = async (input, init) => {
     if (String(input).includes('/operations')) {
@@ -34,7 +34,7 @@ function setup(count: number) {
       {children}
     </RunlightProvider>
   );
-  return { runId, wrapper, model: buildRunTimeline(events) };
+  return { runId, wrapper, server, events, model: buildRunTimeline(events) };
 }
 
 /** The drawn data rows: operation id (or `gap`) and `aria-rowindex`. */
@@ -109,5 +109,147 @@ describe('RunTimeline windowing', () => {
     const table = screen.getByRole('table');
     expect(drawnRows(table)).toHaveLength(model.rows.length);
     expect(table.querySelector('tr[data-runlight-row="spacer"]')).toBeNull();
+  });
+});
+
+/**
+ * jsdom has no layout: the scroll box is stubbed as 480 px tall with its content 24 px a row,
+ * and `scrollTo` (what the windowing calls to follow the end) moves it and says so with a
+ * scroll event.
+ */
+function stubScrolling() {
+  const moves: number[] = [];
+  const tops = new WeakMap<Element, number>();
+  const isScroller = (element: HTMLElement) => element.dataset.runlightPart === 'scroller';
+  const content = (element: HTMLElement) =>
+    Number(element.querySelector('table')?.getAttribute('aria-rowcount') ?? 0) * 24;
+  const original = HTMLElement.prototype.scrollTo;
+  const geometry: Record<string, (element: HTMLElement) => number> = {
+    scrollTop: (element) => tops.get(element) ?? 0,
+    scrollHeight: content,
+    clientHeight: () => 480,
+  };
+  for (const [name, value] of Object.entries(geometry)) {
+    Object.defineProperty(HTMLElement.prototype, name, {
+      configurable: true,
+      get(this: HTMLElement) {
+        return isScroller(this) ? value(this) : 0;
+      },
+    });
+  }
+  HTMLElement.prototype.scrollTo = function scrollTo(this: HTMLElement, options?: unknown) {
+    const top = (options as ScrollToOptions | undefined)?.top ?? 0;
+    moves.push(top);
+    tops.set(this, top);
+    this.dispatchEvent(new Event('scroll'));
+  } as typeof HTMLElement.prototype.scrollTo;
+  return {
+    moves,
+    content,
+    /** The reader scrolls the box to `top`. */
+    async readerScrolls(element: HTMLElement, top: number) {
+      tops.set(element, top);
+      await act(async () => {
+        element.dispatchEvent(new Event('scroll'));
+      });
+    },
+    restore() {
+      HTMLElement.prototype.scrollTo = original;
+      for (const name of Object.keys(geometry)) {
+        delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+      }
+    },
+  };
+}
+
+describe('RunTimeline follows a live run', () => {
+  it('keeps the operation in flight in view until the reader scrolls away, and follows again from the end', async () => {
+    useFakeClock(new Date(NOW).toISOString());
+    const scrolling = stubScrolling();
+    try {
+      const { runId, wrapper, model, server, events } = setup(500, { inFlight: true });
+      render(<RunTimeline runId={runId} />, { wrapper });
+      await settle();
+      const table = screen.getByRole('table');
+      const scroller = screen.getByRole('region');
+      // Opened live: the box went to its end, where the request in flight is drawn.
+      expect(scrolling.moves.at(-1)).toBeGreaterThan(0);
+      expect(drawnRows(table).map((row) => row.id)).toContain(model.inFlight?.id);
+
+      // The reader scrolls back to the start; the run goes on: the box stays where it was.
+      await scrolling.readerScrolls(scroller, 0);
+      scrolling.moves.length = 0;
+      const last = events.at(-1)!;
+      const endedAt = new Date(NOW).toISOString();
+      const nextStep = (last.operation.step ?? 0) + 1;
+      await act(async () => {
+        server.send({
+          ...last,
+          revision: last.revision + 1,
+          operation: { ...last.operation, phase: 'failed', endedAt, willRetry: true },
+        });
+        server.send({
+          ...last,
+          revision: last.revision + 2,
+          operation: {
+            ...last.operation,
+            id: `model-request:step-${nextStep}:retry`,
+            step: nextStep,
+            startedAt: endedAt,
+          },
+        });
+      });
+      await settle();
+      expect(scrolling.moves.filter((top) => top > 0)).toEqual([]);
+      expect(drawnRows(table)[0]?.rowIndex).toBe(2);
+
+      // Back at the end, it follows again: the next operation brings the box along.
+      await scrolling.readerScrolls(scroller, scrolling.content(scroller) - 480);
+      await act(async () => {
+        server.send({
+          ...last,
+          revision: last.revision + 3,
+          operation: {
+            ...last.operation,
+            id: `model-request:step-${nextStep}:retry`,
+            step: nextStep,
+            startedAt: endedAt,
+            phase: 'failed',
+            endedAt,
+          },
+        });
+        server.send({
+          ...last,
+          revision: last.revision + 4,
+          operation: {
+            ...last.operation,
+            id: `model-request:step-${nextStep + 1}:again`,
+            step: nextStep + 1,
+            startedAt: endedAt,
+          },
+        });
+      });
+      await settle();
+      expect(scrolling.moves.length).toBeGreaterThan(0);
+      expect(drawnRows(table).map((row) => row.id)).toContain(
+        `model-request:step-${nextStep + 1}:again`,
+      );
+    } finally {
+      scrolling.restore();
+    }
+  });
+
+  it('a finished run opens at its first operation', async () => {
+    useFakeClock(new Date(NOW).toISOString());
+    const scrolling = stubScrolling();
+    try {
+      const { runId, wrapper } = setup(500);
+      render(<RunTimeline runId={runId} />, { wrapper });
+      await settle();
+      expect(scrolling.moves.filter((top) => top > 0)).toEqual([]);
+      expect(drawnRows(screen.getByRole('table'))[0]?.rowIndex).toBe(2);
+    } finally {
+      scrolling.restore();
+    }
   });
 });
