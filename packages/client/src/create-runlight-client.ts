@@ -66,7 +66,10 @@ export interface RunlightClient {
    * which restores the previous loader. Loads already in flight are not affected.
    */
   setSnapshotLoader(loader: SnapshotLoader): () => void;
-  /** `retry()` on every store of this client (e.g. after signing in again). */
+  /**
+   * `retry()` on every store of this client (e.g. after signing in again), and a new read of
+   * every history that failed.
+   */
   retry(): void;
 }
 
@@ -130,7 +133,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     history(runId) {
       let history = histories.get(runId);
       if (history === undefined) {
-        history = new RunHistory(run(runId), { baseUrl, fetch });
+        history = new RunHistory(run(runId), { baseUrl, fetch, requestInit });
         histories.set(runId, history);
       }
       return history;
@@ -146,6 +149,9 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     },
     retry() {
       for (const store of stores.values()) store.retry();
+      for (const history of histories.values()) {
+        if (history.getState().status === 'error') void history.load();
+      }
     },
   };
 }

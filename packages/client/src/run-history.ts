@@ -1,5 +1,6 @@
 import { type DurableRunEvent, safeParseRunOperationsPage } from '@runlight/protocol';
 import { RunlightClientError } from './errors/runlight-client-error';
+import { httpErrorKind } from './fetch-snapshot';
 import {
   initialHistoryState,
   mergeHistoryPage,
@@ -13,6 +14,11 @@ import type { RunStore } from './run-store';
 export interface RunHistoryContext {
   baseUrl: string;
   fetch: typeof globalThis.fetch;
+  /**
+   * The client's headers and credentials, asked before every page (as for snapshots and
+   * streams): the history route sits behind the same `authorize` as the other routes.
+   */
+  requestInit?: () => Promise<RequestInit>;
   /** Operations per page (the server caps it at 1000). Default 200. */
   pageSize?: number;
 }
@@ -66,7 +72,11 @@ export class RunHistory {
     };
   };
 
-  /** Reads the pages the history lacks for the store's revision; resolves when merged. */
+  /**
+   * Reads the pages the history lacks for the store's revision; resolves when merged. After an
+   * error (a 401 before signing in again, a network failure) this is the way to read again —
+   * `client.retry()` calls it for every history in error.
+   */
   load(): Promise<void> {
     if (this.#reading !== null) return this.#reading;
     const reading = this.#read().finally(() => {
@@ -125,11 +135,14 @@ export class RunHistory {
   async #fetchPage(after: number) {
     const limit = this.#context.pageSize ?? 200;
     const url = `${this.#context.baseUrl}/runs/${encodeURIComponent(this.runId)}/operations?after=${after}&limit=${limit}`;
-    const response = await this.#context.fetch(url, { headers: { accept: 'application/json' } });
+    const init = (await this.#context.requestInit?.()) ?? {};
+    const headers = new Headers(init.headers);
+    headers.set('accept', 'application/json');
+    const response = await this.#context.fetch(url, { ...init, headers });
     if (!response.ok) {
       await response.body?.cancel().catch(() => {});
       throw new RunlightClientError(
-        response.status === 404 ? 'run-not-found' : 'http',
+        httpErrorKind(response.status),
         `The history of run ${this.runId} answered HTTP ${response.status}`,
         { status: response.status },
       );

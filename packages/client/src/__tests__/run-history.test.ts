@@ -23,12 +23,22 @@ afterEach(() => {
 });
 
 /** The fake run server plus an `/operations` route answering from `log`. */
-function setup(log: RunOperationEvent[], revision: number) {
+function setup(
+  log: RunOperationEvent[],
+  revision: number,
+  options: {
+    headers?: () => HeadersInit;
+    /** Answers a history request instead of the log when it returns a response. */
+    gate?: (init: RequestInit | undefined) => Response | null;
+  } = {},
+) {
   const server = new FakeServer(snapshot(revision));
   const pages: number[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(String(input));
     if (url.pathname.endsWith('/operations')) {
+      const refused = options.gate?.(init);
+      if (refused) return refused;
       const after = Number(url.searchParams.get('after'));
       pages.push(after);
       const { revision } = server.snapshot;
@@ -46,11 +56,44 @@ function setup(log: RunOperationEvent[], revision: number) {
     baseUrl: 'http://runlight.test/api',
     fetch,
     random: () => 0,
+    ...(options.headers ? { headers: options.headers, credentials: 'include' as const } : {}),
   });
   return { server, pages, client };
 }
 
 describe('RunHistory', () => {
+  it('asks with the client’s headers and credentials; a 401 is unauthorized until client.retry()', async () => {
+    let token = 'expired';
+    const seen: (string | null)[] = [];
+    const credentials: (RequestCredentials | undefined)[] = [];
+    const { client } = setup([op(2, 0), op(3, 0)], 3, {
+      headers: () => ({ authorization: `Bearer ${token}` }),
+      gate(init) {
+        const headers = new Headers(init?.headers);
+        seen.push(headers.get('authorization'));
+        credentials.push(init?.credentials);
+        expect(headers.get('accept')).toBe('application/json');
+        return headers.get('authorization') === 'Bearer fresh'
+          ? null
+          : new Response(null, { status: 401 });
+      },
+    });
+    const history = client.history(RUN_ID);
+    cleanups.push(history.subscribe(() => {}));
+    await settle();
+    expect(history.getState().status).toBe('error');
+    expect(history.getState().error?.kind).toBe('unauthorized');
+    expect(seen).toEqual(['Bearer expired']);
+    expect(credentials).toEqual(['include']);
+
+    token = 'fresh';
+    client.retry();
+    await settle();
+    expect(seen).toEqual(['Bearer expired', 'Bearer fresh']);
+    expect(history.getState().status).toBe('ready');
+    expect(history.getState().operations.map((e) => e.revision)).toEqual([2, 3]);
+  });
+
   it('reads nothing until subscribed, then one page, then follows live events', async () => {
     const log = [op(2, 0), op(3, 0)];
     const { server, pages, client } = setup(log, 3);
