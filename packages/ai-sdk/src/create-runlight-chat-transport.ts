@@ -4,7 +4,13 @@ import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
 import { chunkCursorOf, emptyChunkCursor } from './message-chunks';
 import { runChunkStream } from './run-chunk-stream';
 import { createRunIdMemory, type RunIdMemory } from './run-id-memory';
-import { type ApprovalAnswer, postApprovals, postCancel, postStart } from './run-routes';
+import {
+  type ApprovalAnswer,
+  type PostInit,
+  postApprovals,
+  postCancel,
+  postStart,
+} from './run-routes';
 
 /** What the start route (or function) receives: the `sendMessages` call of `useChat`. */
 export interface StartRunRequest<UI_MESSAGE extends UIMessage = UIMessage> {
@@ -42,6 +48,14 @@ export interface RunlightChatTransportOptions<UI_MESSAGE extends UIMessage = UIM
   cancelOnStop?: boolean;
   /** Failures of a cancel request (the chat has already stopped). Default: ignored. */
   onError?: (error: unknown) => void;
+  /**
+   * Headers of every request the transport makes — start, approvals, cancel, and (for the
+   * client it creates) snapshots and event streams — or a function asked before each one, so
+   * a refreshed token is used. `useChat`'s per-request `headers` are added on top.
+   */
+  headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  /** `fetch`'s `credentials` for every request, e.g. `'include'` across origins. */
+  credentials?: RequestCredentials;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -103,7 +117,26 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
 ): RunlightChatTransport<UI_MESSAGE> {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const client = options.client ?? createRunlightClient({ baseUrl, fetch });
+  const { headers: ownHeaders, credentials } = options;
+  const client =
+    options.client ??
+    createRunlightClient({
+      baseUrl,
+      fetch,
+      ...(ownHeaders === undefined ? {} : { headers: ownHeaders }),
+      ...(credentials === undefined ? {} : { credentials }),
+    });
+  /** The transport's headers under the call's own (`useChat`'s per-request headers win). */
+  const initOf = async (call: { headers?: HeadersInit; signal?: AbortSignal } = {}) => {
+    const headers = new Headers(
+      typeof ownHeaders === 'function' ? await ownHeaders() : (ownHeaders ?? {}),
+    );
+    new Headers(call.headers).forEach((value, name) => headers.set(name, value));
+    const init: PostInit = { headers };
+    if (credentials !== undefined) init.credentials = credentials;
+    if (call.signal !== undefined) init.signal = call.signal;
+    return init;
+  };
   const runIds = options.runIds ?? createRunIdMemory();
   const cancelOnStop = options.cancelOnStop ?? true;
   const onError = options.onError ?? (() => {});
@@ -115,7 +148,10 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
       fetch,
       options.start,
       { ...body, chatId, trigger, messageId, messages },
-      { ...(headers ? { headers } : {}), ...(abortSignal ? { signal: abortSignal } : {}) },
+      await initOf({
+        ...(headers ? { headers } : {}),
+        ...(abortSignal ? { signal: abortSignal } : {}),
+      }),
     );
     return started.runId;
   };
@@ -125,12 +161,15 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
     cursor: ReturnType<typeof emptyChunkCursor>,
     abortSignal: AbortSignal | undefined,
     answered?: ReadonlySet<string>,
+    headers?: HeadersInit,
   ): ReadableStream<UIMessageChunk> => {
     if (abortSignal && cancelOnStop) {
       const cancel = () => {
         const run = client.run(runId).getState().run;
         if (run !== null && isTerminalStatus(run.status)) return;
-        postCancel(fetch, baseUrl, runId).catch(onError);
+        initOf(headers ? { headers } : {})
+          .then((init) => postCancel(fetch, baseUrl, runId, init))
+          .catch(onError);
       };
       abortSignal.addEventListener('abort', cancel, { once: true });
     }
@@ -160,12 +199,18 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
       const answers = trigger === 'submit-message' ? answeredApprovals(last) : [];
       const pausedRun = runIdOf(last) ?? runIds.get(chatId);
       if (answers.length > 0 && pausedRun !== null && last !== undefined) {
-        await postApprovals(fetch, baseUrl, pausedRun, answers, {
-          ...(headers ? { headers } : {}),
-          ...(abortSignal ? { signal: abortSignal } : {}),
-        });
+        await postApprovals(
+          fetch,
+          baseUrl,
+          pausedRun,
+          answers,
+          await initOf({
+            ...(headers ? { headers } : {}),
+            ...(abortSignal ? { signal: abortSignal } : {}),
+          }),
+        );
         const answered = new Set(answers.map((answer) => answer.approvalId));
-        return stream(pausedRun, chunkCursorOf(last), abortSignal, answered);
+        return stream(pausedRun, chunkCursorOf(last), abortSignal, answered, headers);
       }
       const runId = await start({
         chatId,
@@ -179,7 +224,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
       });
       runIds.set(chatId, runId);
       options.onRunStarted?.({ chatId, runId });
-      return stream(runId, emptyChunkCursor(), abortSignal);
+      return stream(runId, emptyChunkCursor(), abortSignal, undefined, headers);
     },
 
     async reconnectToStream({ chatId }) {
@@ -197,7 +242,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
 
     async cancel(chatId) {
       const runId = runIds.get(chatId);
-      if (runId !== null) await postCancel(fetch, baseUrl, runId);
+      if (runId !== null) await postCancel(fetch, baseUrl, runId, await initOf());
     },
 
     async loadRunMessage(runId) {

@@ -8,11 +8,18 @@ export interface ApprovalAnswer {
   reason?: string;
 }
 
+/** Headers, credentials and abort signal of one POST. */
+export interface PostInit {
+  headers?: HeadersInit;
+  credentials?: RequestCredentials;
+  signal?: AbortSignal;
+}
+
 async function post(
   fetch: typeof globalThis.fetch,
   url: string,
   body: unknown,
-  init: { headers?: Record<string, string> | Headers; signal?: AbortSignal } = {},
+  init: PostInit = {},
 ): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('content-type', 'application/json');
@@ -21,6 +28,7 @@ async function post(
       method: 'POST',
       headers,
       body: JSON.stringify(body),
+      ...(init.credentials ? { credentials: init.credentials } : {}),
       ...(init.signal ? { signal: init.signal } : {}),
     });
   } catch (cause) {
@@ -37,7 +45,7 @@ export async function postStart(
   fetch: typeof globalThis.fetch,
   url: string,
   body: unknown,
-  init: { headers?: Record<string, string> | Headers; signal?: AbortSignal },
+  init: PostInit,
 ): Promise<{ runId: string }> {
   const response = await post(fetch, url, body, init);
   if (!response.ok) {
@@ -66,9 +74,14 @@ export function parseRunId(value: unknown): string {
 }
 
 /** `POST {baseUrl}/runs/:id/cancel` → 202. Throws `RunlightTransportError` (`control`, `network`). */
-export async function postCancel(fetch: typeof globalThis.fetch, baseUrl: string, runId: string) {
+export async function postCancel(
+  fetch: typeof globalThis.fetch,
+  baseUrl: string,
+  runId: string,
+  init: PostInit = {},
+) {
   const url = `${baseUrl}/runs/${encodeURIComponent(runId)}/cancel`;
-  await expectAccepted(await post(fetch, url, {}), 'cancel', runId);
+  await expectAccepted(await post(fetch, url, {}, init), 'cancel', runId);
 }
 
 /**
@@ -80,7 +93,7 @@ export async function postApprovals(
   baseUrl: string,
   runId: string,
   approvals: readonly ApprovalAnswer[],
-  init: { headers?: Record<string, string> | Headers; signal?: AbortSignal } = {},
+  init: PostInit = {},
 ) {
   const url = `${baseUrl}/runs/${encodeURIComponent(runId)}/approvals`;
   await expectAccepted(await post(fetch, url, { approvals }, init), 'approvals', runId);

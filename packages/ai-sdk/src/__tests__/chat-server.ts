@@ -34,6 +34,8 @@ export async function serveChat(options: {
   script: () => ScriptedStep[];
   drops?: number;
   dropEventsAfterWrites?: number;
+  /** Every route answers 401 unless the request carries `authorization: Bearer <token>`. */
+  token?: string;
 }) {
   const store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
@@ -57,6 +59,14 @@ export async function serveChat(options: {
         },
       },
       heartbeatMs: 200,
+      ...(options.token === undefined
+        ? {}
+        : {
+            authorize: ({ request }: { request: Request }) =>
+              request.headers.get('authorization') === `Bearer ${options.token}`
+                ? true
+                : new Response(null, { status: 401 }),
+          }),
       start: async ({ runId, body }) => {
         const { messages } = body as { chatId: string; messages: UIMessage[] };
         return runtime.startRun({

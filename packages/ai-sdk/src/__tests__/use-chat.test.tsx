@@ -195,6 +195,36 @@ describe('useChat on the Runlight transport, over loopback HTTP against the real
     );
   });
 
+  it('behind authorize: the transport’s headers go with every request — start, event stream, cancel', async () => {
+    const server = await serveChat({
+      script: () => [{ firstTokenMs: 30, tokenMs: 15, text: words }],
+      token: 'secret',
+    });
+    closers.push(server.close);
+    const asked: string[] = [];
+    const started: string[] = [];
+    // No client of its own: the transport's client reads the run with the same headers.
+    const transport = createRunlightChatTransport({
+      baseUrl: server.baseUrl,
+      start: `${server.baseUrl}/runs`,
+      headers: async () => {
+        asked.push('headers');
+        return { authorization: 'Bearer secret' };
+      },
+      onRunStarted: ({ runId }) => started.push(runId),
+    });
+    const view = renderChat(transport, { id: 'chat-authorized' });
+    act(() => void view.chat().sendMessage({ text: 'Count to forty' }));
+    await waitFor(() => expect(textOf(view.chat().messages[1]).length).toBeGreaterThan(10));
+    await act(() => view.chat().stop());
+    const runId = started[0]!;
+    await waitFor(async () => expect((await server.store.getRun(runId)).status).toBe('cancelled'));
+    expect(server.controlCalls).toEqual([{ runId, action: 'cancel' }]);
+    // Asked again before each request (a refreshed token would be picked up).
+    expect(asked.length).toBeGreaterThanOrEqual(3);
+    expect(view.chat().error).toBeUndefined();
+  });
+
   it('approve: addToolApprovalResponse reaches the approvals route, the run resumes, the chat ends with the checkpointed message', async () => {
     const { server, page } = await setup({
       script: () => [
