@@ -131,7 +131,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
     const headers = new Headers(
       typeof ownHeaders === 'function' ? await ownHeaders() : (ownHeaders ?? {}),
     );
-    new Headers(call.headers).forEach((value, name) => headers.set(name, value));
+    for (const [name, value] of new Headers(call.headers)) headers.set(name, value);
     const init: PostInit = { headers };
     if (credentials !== undefined) init.credentials = credentials;
     if (call.signal !== undefined) init.signal = call.signal;

@@ -108,11 +108,11 @@ export const TimelineTable = memo(function TimelineTable({
   const measure = virtualizer.measureElement;
   return (
     // A labelled section is a region; it takes focus so that a keyboard scrolls it.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable
     <section
       ref={scroller}
       data-runlight-part="scroller"
       aria-labelledby={captionId}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable
       tabIndex={0}
       onScroll={onScroll}
     >
