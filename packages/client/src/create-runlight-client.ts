@@ -1,4 +1,5 @@
 import { fetchRunSnapshot, type LoadedSnapshot, type SnapshotLoad } from './fetch-snapshot';
+import { type ApprovalAnswer, postApprovals, postRunControl } from './run-controls';
 import { RunHistory } from './run-history';
 import { RunStore } from './run-store';
 import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
@@ -67,6 +68,20 @@ export interface RunlightClient {
    */
   setSnapshotLoader(loader: SnapshotLoader): () => void;
   /**
+   * Cancels the run: `POST {baseUrl}/runs/:id/cancel` with the client's headers and
+   * credentials; resolves once the server accepted it (`202`). The run's end arrives on its
+   * store like any event. Throws `RunlightClientError` (`unauthorized`, `run-not-found`,
+   * `http` with the server's `code`, `network`).
+   */
+  cancel(runId: string): Promise<void>;
+  /**
+   * Answers tool approval requests of a paused run: `POST {baseUrl}/runs/:id/approvals`
+   * `{ approvals }` (1–100 answers, checked before sending: `invalid-request`); resolves once
+   * the server admitted the resume (`202`). A run not awaiting them is `http` with
+   * `code: 'not_awaiting_approval'`.
+   */
+  answerApprovals(runId: string, approvals: readonly ApprovalAnswer[]): Promise<void>;
+  /**
    * `retry()` on every store of this client (e.g. after signing in again), and a new read of
    * every history that failed.
    */
@@ -118,6 +133,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     offlineAfterAttempts: options.offlineAfterAttempts ?? 3,
     stallTimeoutMs: options.stallTimeoutMs ?? 45_000,
   };
+  const controls = { baseUrl, fetch, requestInit };
   const stores = new Map<string, RunStore>();
   const histories = new Map<string, RunHistory>();
   const run = (runId: string): RunStore => {
@@ -139,6 +155,8 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       return history;
     },
     fetchSnapshot,
+    cancel: (runId) => postRunControl(controls, runId, 'cancel', {}),
+    answerApprovals: (runId, approvals) => postApprovals(controls, runId, approvals),
     setSnapshotLoader(loader) {
       const previous = context.loadSnapshot;
       context.loadSnapshot = loader;

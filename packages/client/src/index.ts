@@ -19,6 +19,7 @@ export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
 export { HeldEvents } from './held-events';
 export type { MergeSnapshotOptions } from './merge-snapshot';
 export { mergeSnapshot } from './merge-snapshot';
+export type { ApprovalAnswer } from './run-controls';
 export type { RunHistoryContext } from './run-history';
 export { RunHistory } from './run-history';
 export type { CoveredRevisions, RunHistoryState } from './run-history-state';

@@ -43,6 +43,8 @@ export { useRun } from './use-run';
 export { activityEquals, useRunActivity } from './use-run-activity';
 export type { RunConnection } from './use-run-connection';
 export { useRunConnection } from './use-run-connection';
+export type { RunControls } from './use-run-controls';
+export { useRunControls } from './use-run-controls';
 export { useRunHistory } from './use-run-history';
 export { useRunOperation } from './use-run-operation';
 export type { RunStatusInfo } from './use-run-status';

@@ -31,7 +31,8 @@ export type RunlightClientErrorKind =
   | 'unauthorized'
   | 'limit-exceeded'
   | 'implausible-revision'
-  | 'invalid-history';
+  | 'invalid-history'
+  | 'invalid-request';
 
 /**
  * The one error type of the client: set on `state.error` (the last good state stays) and
@@ -48,16 +49,19 @@ export class RunlightClientError extends Error {
   readonly field: string | undefined;
   /** HTTP status, for `http`, `run-not-found` and `unauthorized`. */
   readonly status: number | undefined;
+  /** The server's error code of a refused request, e.g. `not_awaiting_approval`. */
+  readonly code: string | undefined;
 
   constructor(
     kind: RunlightClientErrorKind,
     message: string,
-    options: { field?: string; status?: number; cause?: unknown } = {},
+    options: { field?: string; status?: number; code?: string; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.field = options.field;
     this.status = options.status;
+    this.code = options.code;
   }
 
   static isInstance(error: unknown): error is RunlightClientError {
