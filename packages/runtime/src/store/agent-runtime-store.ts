@@ -344,7 +344,8 @@ export function createAgentRuntimeStore(
     async getSnapshot(runId) {
       // One read of the log serves both: the events after the snapshot (folded) and those from
       // the assistant's consolidation on (materialised). A snapshot's consolidation is never
-      // later than the run's, so reading from the earlier of the two covers both.
+      // later than the run's, so reading from the earlier of the two covers both; a snapshot
+      // without an assistant has every assistant write after it.
       const snapshot = await loadSnapshot(runId);
       const consolidated = snapshot?.assistant?.consolidatedRevision;
       const after = Math.max(
@@ -362,15 +363,7 @@ export function createAgentRuntimeStore(
       if (pointer === null) {
         return { run: record.run, assistant: null, revision: record.run.revision };
       }
-      let source = events;
-      if (pointer.consolidatedRevision - 1 < after) {
-        // A snapshot without an assistant, then a consolidation before it: read from there.
-        source = parseEvents(
-          runId,
-          await driver.readEvents(runId, pointer.consolidatedRevision - 1),
-        );
-      }
-      const assistant = await materialiseAssistant(runId, pointer, source);
+      const assistant = await materialiseAssistant(runId, pointer, events);
       return { run: record.run, assistant, revision: record.run.revision };
     },
 
