@@ -85,6 +85,8 @@ function spawnServer(config: ServerConfig, current: number[]): Promise<Child> {
     execArgv: [
       '--import',
       'tsx',
+      // The workspace sources, as the parent resolves them (no build needed).
+      '--conditions=@runlight/source',
       ...(process.env.FANOUT_CPU_PROF
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FANOUT_CPU_PROF}`]
         : []),
