@@ -63,9 +63,10 @@ export function observeProviderParts(
         });
       } else if (part.type === 'finish') {
         await recorder.endOperation(operation.id, 'completed');
-      } else if (
-        part.type === 'tool-call' ? await isParsedToolCall(part, tools) : isFirstOutput(part)
-      ) {
+      } else if (part.type === 'tool-call') {
+        if (await isParsedToolCall(part, tools)) await recorder.firstOutput(operation.id);
+      } else if (isFirstOutput(part) && recorder.awaitsFirstOutput(operation.id)) {
+        // Checked first: after the first output, a token costs no call and no promise here.
         await recorder.firstOutput(operation.id);
       }
       controller.enqueue(part);
