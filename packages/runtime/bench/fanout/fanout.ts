@@ -14,6 +14,11 @@
  *   pnpm bench:fanout --watchers 0,1000,3000,10000 --gateways
  *   pnpm bench:fanout --modes bare,runtime --steady 10 --join-timeout 60
  *   pnpm bench:fanout --only throughput                 # the tokens/s per core table
+ *   pnpm bench:fanout --only idle --idle 5000           # the memory of idle watchers
+ *
+ * `--idle N` (default 2000; 0 skips it): N watchers connect to quiet runs (created, never
+ * started) of a fresh server of each mode; the server's RSS and heap after a full GC, before
+ * and after, divided by the watchers connected, is the memory one idle watcher holds.
  *
  * `send µs/event` = (server CPU in the window − the same mode's CPU at W = 0) / events
  * delivered: what sending costs per delivered event; `vs bare` divides it by the bare server's.
@@ -42,7 +47,8 @@ interface Options {
   joinTimeoutMs: number;
   backlog: number;
   gateways: number;
-  only: 'all' | 'fanout' | 'throughput';
+  only: 'all' | 'fanout' | 'throughput' | 'idle';
+  idle: number;
   workload: Workload;
 }
 
@@ -66,6 +72,7 @@ function parseArgs(argv: string[]): Options {
     backlog: Number(value('backlog') ?? 4096),
     gateways: Number(value('gateway-count') ?? 2),
     only: (value('only') as Options['only']) ?? 'all',
+    idle: Number(value('idle') ?? 2000),
     workload: { ...DEFAULT_WORKLOAD, slots: Number(value('slots') ?? DEFAULT_WORKLOAD.slots) },
   };
 }
@@ -85,6 +92,8 @@ function spawnServer(config: ServerConfig, current: number[]): Promise<Child> {
     execArgv: [
       '--import',
       'tsx',
+      // The idle-watcher probe measures memory after a full GC.
+      '--expose-gc',
       // The workspace sources, as the parent resolves them (no build needed).
       '--conditions=@runlight/source',
       ...(process.env.FANOUT_CPU_PROF
@@ -284,6 +293,89 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
   }
 }
 
+/** Spawns `mode`'s servers with quiet runs (created, never started). */
+async function spawnQuiet(mode: Mode, options: Options, current: number[]) {
+  const { workload, backlog } = options;
+  const children: Child[] = [];
+  let fixture: Awaited<ReturnType<typeof postgresFixture>> | null = null;
+  if (mode === 'gateways') {
+    fixture = await postgresFixture();
+    const postgres = { connectionString: fixture.connectionString, schema: fixture.schema };
+    children.push(
+      await spawnServer({ role: 'runner', workload, backlog, postgres, quiet: true }, current),
+    );
+    for (let i = 0; i < options.gateways; i++) {
+      children.push(
+        await spawnServer({ role: 'gateway', workload, backlog, postgres, quiet: true }, current),
+      );
+    }
+  } else {
+    children.push(await spawnServer({ role: mode, workload, backlog, quiet: true }, current));
+  }
+  return { children, fixture };
+}
+
+/**
+ * The memory of idle watchers: `count` watchers on the quiet runs of a fresh server; RSS and
+ * heap of the serving processes after a full GC, before and after, per watcher connected.
+ */
+async function measureIdle(mode: Mode, count: number, options: Options) {
+  const current: number[] = [];
+  const { children, fixture } = await spawnQuiet(mode, options, current);
+  const serving = children.filter((child) => child.port !== null);
+  const probe = async () => {
+    const replies = await Promise.all(
+      serving.map(async (child) => {
+        const reply = child.next('probe');
+        tell(child, { type: 'probe' });
+        return (await reply) as Extract<ServerMessage, { type: 'probe' }>;
+      }),
+    );
+    return {
+      rss: replies.reduce((sum, reply) => sum + reply.rss, 0),
+      heap: replies.reduce((sum, reply) => sum + reply.heapUsed, 0),
+    };
+  };
+  const pool = new WatcherPool(
+    serving.map((child) => child.port!),
+    options.workload.slots,
+    current,
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const before = await probe();
+    const join = await pool.join(count, options.joinTimeoutMs);
+    // Let the catch-ups finish and their garbage become collectable.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const after = await probe();
+    const connected = pool.connected;
+    const label = mode === 'gateways' ? `${options.gateways} gateways` : mode;
+    return {
+      mode: label,
+      watchers: count,
+      connected,
+      'connect all s': join.all
+        ? (join.ms / 1000).toFixed(1)
+        : `not in ${(join.ms / 1000).toFixed(0)}`,
+      'RSS before → after MB': `${fixed(before.rss / 2 ** 20)} → ${fixed(after.rss / 2 ** 20)}`,
+      'RSS KB/idle watcher': fixed((after.rss - before.rss) / 1024 / connected, 1),
+      'heap KB/idle watcher': fixed((after.heap - before.heap) / 1024 / connected, 1),
+    };
+  } finally {
+    pool.close();
+    await Promise.all(
+      children.map(async (child) => {
+        const exited = new Promise((resolve) => child.process.once('exit', resolve));
+        tell(child, { type: 'stop' });
+        const timer = setTimeout(() => child.process.kill(), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    await fixture?.close();
+  }
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const limit = Number(execSync('ulimit -n', { shell: '/bin/bash' }).toString().trim());
@@ -291,7 +383,15 @@ async function main() {
   if (Number.isFinite(limit) && limit < most + 1_000) {
     console.warn(`ulimit -n is ${limit}: raise it (ulimit -n ${most + 2_000}; see ulimit -Hn)`);
   }
-  if (options.only !== 'throughput') {
+  if ((options.only === 'all' || options.only === 'idle') && options.idle > 0) {
+    console.log(
+      `\nIdle watchers: ${options.idle} watchers of quiet runs (created, never started), memory after a full GC`,
+    );
+    const rows = [];
+    for (const mode of options.modes) rows.push(await measureIdle(mode, options.idle, options));
+    console.table(rows);
+  }
+  if (options.only === 'all' || options.only === 'fanout') {
     const w = options.workload;
     console.log(
       `\nFan-out: ${w.slots} slots of runs (${w.firstTokenMs} ms first token, ${w.tokens} tokens × ${w.tokenMs} ms), ` +
@@ -331,7 +431,7 @@ async function main() {
       ),
     );
   }
-  if (options.only !== 'fanout') await runThroughput();
+  if (options.only === 'all' || options.only === 'throughput') await runThroughput();
 }
 
 await main();
