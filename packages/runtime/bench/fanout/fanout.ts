@@ -15,6 +15,7 @@
  *   pnpm bench:fanout --modes bare,runtime --steady 10 --join-timeout 60
  *   pnpm bench:fanout --only throughput                 # the tokens/s per core table
  *   pnpm bench:fanout --only idle --idle 5000           # the memory of idle watchers
+ *   pnpm bench:fanout --modes gateways --watchers 10000 --join-rate 500   # paced arrivals
  *
  * `--idle N` (default 2000; 0 skips it): N watchers connect to quiet runs (created, never
  * started) of a fresh server of each mode; the server's RSS and heap after a full GC, before
@@ -24,6 +25,7 @@
  * delivered: what sending costs per delivered event; `vs bare` divides it by the bare server's.
  */
 import { type ChildProcess, execSync, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig } from './fanout-server';
@@ -49,6 +51,8 @@ interface Options {
   gateways: number;
   only: 'all' | 'fanout' | 'throughput' | 'idle';
   idle: number;
+  /** Watchers opened per second while joining (default: all at once, in batches of 250). */
+  joinRate: number;
   workload: Workload;
 }
 
@@ -73,6 +77,7 @@ function parseArgs(argv: string[]): Options {
     gateways: Number(value('gateway-count') ?? 2),
     only: (value('only') as Options['only']) ?? 'all',
     idle: Number(value('idle') ?? 2000),
+    joinRate: Number(value('join-rate') ?? Number.POSITIVE_INFINITY),
     workload: { ...DEFAULT_WORKLOAD, slots: Number(value('slots') ?? DEFAULT_WORKLOAD.slots) },
   };
 }
@@ -155,6 +160,23 @@ interface Row {
   rssBytes?: number;
 }
 
+/**
+ * The kernel's count of connections dropped because a listen queue was full (TcpExt
+ * ListenOverflows, machine-wide): a join faster than the servers accept overflows the backlog,
+ * and each dropped handshake is retried by the client after 1, 3, 7, 15 s — so such a join
+ * takes tens of seconds whatever the server does once it accepts.
+ */
+function listenOverflows(): number {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const names = lines.find((line) => line.startsWith('TcpExt:'))?.split(' ') ?? [];
+    const values = lines.filter((line) => line.startsWith('TcpExt:'))[1]?.split(' ') ?? [];
+    return Number(values[names.indexOf('ListenOverflows')]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const quantile = (values: number[], q: number) => {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -200,9 +222,11 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
       const used = process.cpuUsage(since);
       return (((used.user + used.system) / 1e3 / (performance.now() - from)) * 100).toFixed(0);
     };
+    const overflows = listenOverflows();
     let join = { ms: 0, all: true };
-    if (watchers > 0) join = await pool.join(watchers, options.joinTimeoutMs);
+    if (watchers > 0) join = await pool.join(watchers, options.joinTimeoutMs, options.joinRate);
     const connectedAtJoin = pool.connected;
+    const dropped = listenOverflows() - overflows;
     const joinCpu = watchers === 0 ? '–' : clientPercent(clientCpu, clientStart);
     const steadyCpu = process.cpuUsage();
 
@@ -247,7 +271,7 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
     if (reasons) console.log(`  ${label} W=${watchers}: resets ${reasons}`);
     const loop = stats.map((s) => `${s.role} ${s.loopDelayP99.toFixed(0)} ms`).join(', ');
     console.log(
-      `  ${label} W=${watchers}: machine load ${loadavg()[0]!.toFixed(1)}; event-loop delay p99 ${loop}; client (watchers) CPU ${joinCpu}% joining, ${clientPercent(steadyCpu, started)}% steady`,
+      `  ${label} W=${watchers}: machine load ${loadavg()[0]!.toFixed(1)}; event-loop delay p99 ${loop}; client (watchers) CPU ${joinCpu}% joining, ${clientPercent(steadyCpu, started)}% steady; handshakes dropped by full listen queues while joining ${dropped}`,
     );
     return {
       mode: label,
@@ -395,7 +419,7 @@ async function main() {
     const w = options.workload;
     console.log(
       `\nFan-out: ${w.slots} slots of runs (${w.firstTokenMs} ms first token, ${w.tokens} tokens × ${w.tokenMs} ms), ` +
-        `watchers join while they stream; steady window ${options.steadyMs / 1000} s, join cap ${options.joinTimeoutMs / 1000} s`,
+        `watchers join while they stream${Number.isFinite(options.joinRate) ? ` (${options.joinRate}/s)` : ''}; steady window ${options.steadyMs / 1000} s, join cap ${options.joinTimeoutMs / 1000} s`,
     );
     const rows: Row[] = [];
     for (const mode of options.modes) {
