@@ -12,6 +12,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeHeapSnapshot } from 'node:v8';
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import { RunEventHub } from '../../src/events/event-hub';
 import type { RunEventBus } from '../../src/events/run-event-bus';
@@ -41,6 +42,8 @@ export interface ServerConfig {
   workload: Workload;
   /** `listen` backlog. */
   backlog: number;
+  /** Runs are created and never started: watchers of a quiet run (the idle-watcher memory). */
+  quiet?: boolean;
   /** PostgreSQL (runner / gateway): pool config and schema. */
   postgres?: { connectionString: string; schema: string };
 }
@@ -125,7 +128,7 @@ async function startBare(): Promise<number> {
     set.add(res);
     res.once('close', () => set.delete(res));
   });
-  for (let slot = 0; slot < config.workload.slots; slot++) {
+  for (let slot = 0; slot < (config.quiet ? 0 : config.workload.slots); slot++) {
     void slotLoop(slot, async (runId) => {
       await syntheticRun(runId, (event) => {
         const set = watchers.get(runId);
@@ -157,6 +160,7 @@ async function startHub(): Promise<number> {
   const publish = (event: RunEvent) => hub.publish(event);
   for (let slot = 0; slot < config.workload.slots; slot++) {
     await store.createRun({ runId: runIdOf(slot, 0) });
+    if (config.quiet) continue;
     void slotLoop(slot, async (runId, next) => {
       publish(statusEvent(await store.createRun({ runId: next }), 'created'));
       const acquired = await store.acquireRun(runId, OWNER);
@@ -202,7 +206,7 @@ async function startRuntime(): Promise<number> {
   for (let slot = 0; slot < config.workload.slots; slot++) {
     await store.createRun({ runId: runIdOf(slot, 0) });
   }
-  runSlots(store, runtime);
+  if (!config.quiet) runSlots(store, runtime);
   return serve(store, runtime);
 }
 
@@ -224,7 +228,7 @@ async function startRunner(): Promise<null> {
   for (let slot = 0; slot < config.workload.slots; slot++) {
     await store.createRun({ runId: runIdOf(slot, 0) }).catch(() => {});
   }
-  runSlots(store, runtime);
+  if (!config.quiet) runSlots(store, runtime);
   return null;
 }
 
@@ -246,7 +250,19 @@ const starters = {
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'window-start') recorder.startWindow();
   else if (message.type === 'window-end') send({ type: 'stats', stats: recorder.endWindow() });
-  else if (message.type === 'stop') {
+  else if (message.type === 'probe') {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    gc?.();
+    // FANOUT_HEAP_SNAPSHOT=<dir>: a heap snapshot at every probe, to see what a watcher holds.
+    if (process.env.FANOUT_HEAP_SNAPSHOT) {
+      writeHeapSnapshot(
+        `${process.env.FANOUT_HEAP_SNAPSHOT}/${config.role}-${Date.now()}.heapsnapshot`,
+      );
+    }
+    const memory = process.memoryUsage();
+    send({ type: 'probe', rss: memory.rss, heapUsed: memory.heapUsed });
+  } else if (message.type === 'stop') {
     stopping = true;
     recorder.close();
     process.exit(0);

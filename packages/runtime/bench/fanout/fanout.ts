@@ -14,11 +14,18 @@
  *   pnpm bench:fanout --watchers 0,1000,3000,10000 --gateways
  *   pnpm bench:fanout --modes bare,runtime --steady 10 --join-timeout 60
  *   pnpm bench:fanout --only throughput                 # the tokens/s per core table
+ *   pnpm bench:fanout --only idle --idle 5000           # the memory of idle watchers
+ *   pnpm bench:fanout --modes gateways --watchers 10000 --join-rate 500   # paced arrivals
+ *
+ * `--idle N` (default 2000; 0 skips it): N watchers connect to quiet runs (created, never
+ * started) of a fresh server of each mode; the server's RSS and heap after a full GC, before
+ * and after, divided by the watchers connected, is the memory one idle watcher holds.
  *
  * `send µs/event` = (server CPU in the window − the same mode's CPU at W = 0) / events
  * delivered: what sending costs per delivered event; `vs bare` divides it by the bare server's.
  */
 import { type ChildProcess, execSync, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig } from './fanout-server';
@@ -42,7 +49,10 @@ interface Options {
   joinTimeoutMs: number;
   backlog: number;
   gateways: number;
-  only: 'all' | 'fanout' | 'throughput';
+  only: 'all' | 'fanout' | 'throughput' | 'idle';
+  idle: number;
+  /** Watchers opened per second while joining (default: all at once, in batches of 250). */
+  joinRate: number;
   workload: Workload;
 }
 
@@ -66,6 +76,8 @@ function parseArgs(argv: string[]): Options {
     backlog: Number(value('backlog') ?? 4096),
     gateways: Number(value('gateway-count') ?? 2),
     only: (value('only') as Options['only']) ?? 'all',
+    idle: Number(value('idle') ?? 2000),
+    joinRate: Number(value('join-rate') ?? Number.POSITIVE_INFINITY),
     workload: { ...DEFAULT_WORKLOAD, slots: Number(value('slots') ?? DEFAULT_WORKLOAD.slots) },
   };
 }
@@ -85,6 +97,10 @@ function spawnServer(config: ServerConfig, current: number[]): Promise<Child> {
     execArgv: [
       '--import',
       'tsx',
+      // The idle-watcher probe measures memory after a full GC.
+      '--expose-gc',
+      // The workspace sources, as the parent resolves them (no build needed).
+      '--conditions=@runlight/source',
       ...(process.env.FANOUT_CPU_PROF
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FANOUT_CPU_PROF}`]
         : []),
@@ -144,6 +160,23 @@ interface Row {
   rssBytes?: number;
 }
 
+/**
+ * The kernel's count of connections dropped because a listen queue was full (TcpExt
+ * ListenOverflows, machine-wide): a join faster than the servers accept overflows the backlog,
+ * and each dropped handshake is retried by the client after 1, 3, 7, 15 s — so such a join
+ * takes tens of seconds whatever the server does once it accepts.
+ */
+function listenOverflows(): number {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const names = lines.find((line) => line.startsWith('TcpExt:'))?.split(' ') ?? [];
+    const values = lines.filter((line) => line.startsWith('TcpExt:'))[1]?.split(' ') ?? [];
+    return Number(values[names.indexOf('ListenOverflows')]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const quantile = (values: number[], q: number) => {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -189,9 +222,11 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
       const used = process.cpuUsage(since);
       return (((used.user + used.system) / 1e3 / (performance.now() - from)) * 100).toFixed(0);
     };
+    const overflows = listenOverflows();
     let join = { ms: 0, all: true };
-    if (watchers > 0) join = await pool.join(watchers, options.joinTimeoutMs);
+    if (watchers > 0) join = await pool.join(watchers, options.joinTimeoutMs, options.joinRate);
     const connectedAtJoin = pool.connected;
+    const dropped = listenOverflows() - overflows;
     const joinCpu = watchers === 0 ? '–' : clientPercent(clientCpu, clientStart);
     const steadyCpu = process.cpuUsage();
 
@@ -236,7 +271,7 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
     if (reasons) console.log(`  ${label} W=${watchers}: resets ${reasons}`);
     const loop = stats.map((s) => `${s.role} ${s.loopDelayP99.toFixed(0)} ms`).join(', ');
     console.log(
-      `  ${label} W=${watchers}: machine load ${loadavg()[0]!.toFixed(1)}; event-loop delay p99 ${loop}; client (watchers) CPU ${joinCpu}% joining, ${clientPercent(steadyCpu, started)}% steady`,
+      `  ${label} W=${watchers}: machine load ${loadavg()[0]!.toFixed(1)}; event-loop delay p99 ${loop}; client (watchers) CPU ${joinCpu}% joining, ${clientPercent(steadyCpu, started)}% steady; handshakes dropped by full listen queues while joining ${dropped}`,
     );
     return {
       mode: label,
@@ -282,6 +317,89 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
   }
 }
 
+/** Spawns `mode`'s servers with quiet runs (created, never started). */
+async function spawnQuiet(mode: Mode, options: Options, current: number[]) {
+  const { workload, backlog } = options;
+  const children: Child[] = [];
+  let fixture: Awaited<ReturnType<typeof postgresFixture>> | null = null;
+  if (mode === 'gateways') {
+    fixture = await postgresFixture();
+    const postgres = { connectionString: fixture.connectionString, schema: fixture.schema };
+    children.push(
+      await spawnServer({ role: 'runner', workload, backlog, postgres, quiet: true }, current),
+    );
+    for (let i = 0; i < options.gateways; i++) {
+      children.push(
+        await spawnServer({ role: 'gateway', workload, backlog, postgres, quiet: true }, current),
+      );
+    }
+  } else {
+    children.push(await spawnServer({ role: mode, workload, backlog, quiet: true }, current));
+  }
+  return { children, fixture };
+}
+
+/**
+ * The memory of idle watchers: `count` watchers on the quiet runs of a fresh server; RSS and
+ * heap of the serving processes after a full GC, before and after, per watcher connected.
+ */
+async function measureIdle(mode: Mode, count: number, options: Options) {
+  const current: number[] = [];
+  const { children, fixture } = await spawnQuiet(mode, options, current);
+  const serving = children.filter((child) => child.port !== null);
+  const probe = async () => {
+    const replies = await Promise.all(
+      serving.map(async (child) => {
+        const reply = child.next('probe');
+        tell(child, { type: 'probe' });
+        return (await reply) as Extract<ServerMessage, { type: 'probe' }>;
+      }),
+    );
+    return {
+      rss: replies.reduce((sum, reply) => sum + reply.rss, 0),
+      heap: replies.reduce((sum, reply) => sum + reply.heapUsed, 0),
+    };
+  };
+  const pool = new WatcherPool(
+    serving.map((child) => child.port!),
+    options.workload.slots,
+    current,
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const before = await probe();
+    const join = await pool.join(count, options.joinTimeoutMs);
+    // Let the catch-ups finish and their garbage become collectable.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const after = await probe();
+    const connected = pool.connected;
+    const label = mode === 'gateways' ? `${options.gateways} gateways` : mode;
+    return {
+      mode: label,
+      watchers: count,
+      connected,
+      'connect all s': join.all
+        ? (join.ms / 1000).toFixed(1)
+        : `not in ${(join.ms / 1000).toFixed(0)}`,
+      'RSS before → after MB': `${fixed(before.rss / 2 ** 20)} → ${fixed(after.rss / 2 ** 20)}`,
+      'RSS KB/idle watcher': fixed((after.rss - before.rss) / 1024 / connected, 1),
+      'heap KB/idle watcher': fixed((after.heap - before.heap) / 1024 / connected, 1),
+    };
+  } finally {
+    pool.close();
+    await Promise.all(
+      children.map(async (child) => {
+        const exited = new Promise((resolve) => child.process.once('exit', resolve));
+        tell(child, { type: 'stop' });
+        const timer = setTimeout(() => child.process.kill(), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    await fixture?.close();
+  }
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const limit = Number(execSync('ulimit -n', { shell: '/bin/bash' }).toString().trim());
@@ -289,11 +407,19 @@ async function main() {
   if (Number.isFinite(limit) && limit < most + 1_000) {
     console.warn(`ulimit -n is ${limit}: raise it (ulimit -n ${most + 2_000}; see ulimit -Hn)`);
   }
-  if (options.only !== 'throughput') {
+  if ((options.only === 'all' || options.only === 'idle') && options.idle > 0) {
+    console.log(
+      `\nIdle watchers: ${options.idle} watchers of quiet runs (created, never started), memory after a full GC`,
+    );
+    const rows = [];
+    for (const mode of options.modes) rows.push(await measureIdle(mode, options.idle, options));
+    console.table(rows);
+  }
+  if (options.only === 'all' || options.only === 'fanout') {
     const w = options.workload;
     console.log(
       `\nFan-out: ${w.slots} slots of runs (${w.firstTokenMs} ms first token, ${w.tokens} tokens × ${w.tokenMs} ms), ` +
-        `watchers join while they stream; steady window ${options.steadyMs / 1000} s, join cap ${options.joinTimeoutMs / 1000} s`,
+        `watchers join while they stream${Number.isFinite(options.joinRate) ? ` (${options.joinRate}/s)` : ''}; steady window ${options.steadyMs / 1000} s, join cap ${options.joinTimeoutMs / 1000} s`,
     );
     const rows: Row[] = [];
     for (const mode of options.modes) {
@@ -329,7 +455,7 @@ async function main() {
       ),
     );
   }
-  if (options.only !== 'fanout') await runThroughput();
+  if (options.only === 'all' || options.only === 'throughput') await runThroughput();
 }
 
 await main();

@@ -46,10 +46,16 @@ export function wallNow(): number {
 export type ServerMessage =
   | { type: 'ready'; port: number | null }
   | { type: 'slot'; slot: number; k: number }
-  | { type: 'stats'; stats: ServerStats };
+  | { type: 'stats'; stats: ServerStats }
+  | { type: 'probe'; rss: number; heapUsed: number };
 
 /** Messages the parent sends a server process. */
-export type ParentMessage = { type: 'window-start' } | { type: 'window-end' } | { type: 'stop' };
+export type ParentMessage =
+  | { type: 'window-start' }
+  | { type: 'window-end' }
+  | { type: 'stop' }
+  /** Memory after a full GC (the server runs with `--expose-gc`). */
+  | { type: 'probe' };
 
 /** What one server process measured over a window. */
 export interface ServerStats {

@@ -6,7 +6,11 @@
  * "Per core" is tokens over this process's CPU time (user + system), so idle waits between
  * tokens do not count and a shared machine's other load barely does.
  *
- *   pnpm bench:fanout --only throughput [--token-ms 20] [--rounds 3]
+ *   pnpm bench:fanout --only throughput [--token-ms 20] [--rounds 4]
+ *
+ * To profile one side: `--side runtime` (or `bare`) and `--model scripted` (or `mock`) run just
+ * that, e.g. `node --cpu-prof --import tsx --conditions=@runlight/source
+ * packages/runtime/bench/fanout/throughput.ts --side runtime --model scripted`.
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { simulateReadableStream, streamText, toUIMessageStream } from 'ai';
@@ -78,24 +82,39 @@ function runtimeRunner() {
   };
 }
 
-/** Tokens per CPU-second of `rounds` rounds of `RUNS` concurrent runs (after one warm-up). */
+type Execute = (model: MockLanguageModelV4) => Promise<void>;
+
+/**
+ * Tokens per CPU-second of each side over `rounds` rounds of `RUNS` concurrent runs (after one
+ * warm-up round each). The sides take turns round by round, so a drift of the machine's load or
+ * of this process's heap during the measurement falls on all of them alike.
+ */
 async function tokensPerCore(
-  execute: (model: MockLanguageModelV4) => Promise<void>,
+  sides: readonly Execute[],
   model: ModelFactory,
   tokenMs: number,
   rounds: number,
-): Promise<{ perCore: number; wall: number }> {
-  const round = () => Promise.all(Array.from({ length: RUNS }, () => execute(model(tokenMs))));
-  await round();
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  for (let i = 0; i < rounds; i++) await round();
-  const used = process.cpuUsage(cpu);
+): Promise<{ perCore: number; wall: number }[]> {
+  const round = (execute: Execute) =>
+    Promise.all(Array.from({ length: RUNS }, () => execute(model(tokenMs))));
+  for (const execute of sides) await round(execute);
+  const cpuMicros = sides.map(() => 0);
+  const wallMs = sides.map(() => 0);
+  for (let i = 0; i < rounds; i++) {
+    for (const [index, execute] of sides.entries()) {
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      await round(execute);
+      const used = process.cpuUsage(cpu);
+      cpuMicros[index]! += used.user + used.system;
+      wallMs[index]! += performance.now() - start;
+    }
+  }
   const tokens = rounds * RUNS * TOKENS;
-  return {
-    perCore: tokens / ((used.user + used.system) / 1e6),
-    wall: tokens / ((performance.now() - start) / 1000),
-  };
+  return sides.map((_, index) => ({
+    perCore: tokens / (cpuMicros[index]! / 1e6),
+    wall: tokens / (wallMs[index]! / 1000),
+  }));
 }
 
 export async function runThroughput(argv = process.argv.slice(2)): Promise<void> {
@@ -104,20 +123,36 @@ export async function runThroughput(argv = process.argv.slice(2)): Promise<void>
     return at >= 0 ? argv[at + 1] : undefined;
   };
   const tokenMs = Number(value('token-ms') ?? 20);
-  const rounds = Number(value('rounds') ?? 3);
+  const rounds = Number(value('rounds') ?? 4);
+  const side = value('side') ?? 'all';
+  const only = value('model') ?? 'all';
   console.log(
-    `\nThroughput: ${RUNS} concurrent runs × ${TOKENS} tokens, ${tokenMs} ms apart, ${rounds} rounds (+1 warm-up), tokens per CPU-second`,
+    `\nThroughput: ${RUNS} concurrent runs × ${TOKENS} tokens, ${tokenMs} ms apart, ${rounds} rounds each (+1 warm-up), the sides taking turns round by round, tokens per CPU-second`,
   );
   const rows: Record<string, string>[] = [];
-  for (const [name, model] of [
-    ['scriptedModel', scripted],
-    ['MockLanguageModelV4 + simulateReadableStream', sdkMock],
+  const skipped = { perCore: Number.NaN, wall: Number.NaN };
+  for (const model of [
+    ['scriptedModel', scripted, 'scripted'],
+    ['MockLanguageModelV4 + simulateReadableStream', sdkMock, 'mock'],
   ] as const) {
-    const alone = await tokensPerCore(modelAlone, model, tokenMs, rounds);
-    const baseline = await tokensPerCore(bare, model, tokenMs, rounds);
-    const runtime = await tokensPerCore(runtimeRunner(), model, tokenMs, rounds);
+    if (only !== 'all' && only !== model[2]) continue;
+    const sides = (
+      [
+        ['model', modelAlone],
+        ['bare', bare],
+        ['runtime', runtimeRunner()],
+      ] as const
+    ).filter(([which]) => side === 'all' || side === which);
+    const measured = await tokensPerCore(
+      sides.map(([, execute]) => execute),
+      model[1],
+      tokenMs,
+      rounds,
+    );
+    const of = (which: string) => measured[sides.findIndex(([name]) => name === which)] ?? skipped;
+    const [alone, baseline, runtime] = [of('model'), of('bare'), of('runtime')];
     rows.push({
-      model: name,
+      model: model[0],
       'model alone tok/s/core': alone.perCore.toFixed(0),
       'bare streamText + toUIMessageStream tok/s/core': baseline.perCore.toFixed(0),
       'runtime tok/s/core': runtime.perCore.toFixed(0),

@@ -35,16 +35,27 @@ export class WatcherPool {
   }
 
   /**
-   * Opens `count` watchers, in batches so the client's own loop stays responsive; resolves
+   * Opens `count` watchers, in batches of 250 so the client's own loop stays responsive (at
+   * most `perSecond` a second when given); resolves
    * once all are connected, or after `timeoutMs`, with the time it took.
    */
-  async join(count: number, timeoutMs: number): Promise<{ ms: number; all: boolean }> {
+  async join(
+    count: number,
+    timeoutMs: number,
+    perSecond = Number.POSITIVE_INFINITY,
+  ): Promise<{ ms: number; all: boolean }> {
     const start = performance.now();
     const target = this.connected + count;
     for (let i = 0; i < count; i++) {
       const slot = i % this.#slots;
       this.#open(i, slot, this.#current[slot] ?? 0, true);
-      if (i % 250 === 249) await new Promise((resolve) => setImmediate(resolve));
+      if (i % 250 === 249) {
+        // Paced (`--join-rate`): watcher i opens at i / perSecond seconds.
+        const due = start + ((i + 1) / perSecond) * 1000 - performance.now();
+        await new Promise((resolve) =>
+          due > 0 ? setTimeout(resolve, due) : setImmediate(resolve),
+        );
+      }
     }
     const deadline = start + timeoutMs;
     while (this.connected + this.resets < target && performance.now() < deadline) {

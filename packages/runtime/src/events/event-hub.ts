@@ -53,14 +53,22 @@ export class RunEventHub implements RunEventBus {
       }
     }
     if (!channel) return;
-    for (const listener of [...channel.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#onListenerError(error);
-      }
+    const listeners = channel.listeners;
+    // A copy, so a listener subscribed during the dispatch sees the next event, not this one —
+    // except for the common single listener, which needs none.
+    if (listeners.size === 1) this.#deliver(listeners.values().next().value!, event);
+    else if (listeners.size > 1)
+      for (const listener of [...listeners]) this.#deliver(listener, event);
+    // A delta was just buffered: its channel is not idle.
+    if (event.type !== 'run-delta') this.#closeIfIdle(event.runId);
+  }
+
+  #deliver(listener: RunEventListener, event: RunEvent): void {
+    try {
+      listener(event);
+    } catch (error) {
+      this.#onListenerError(error);
     }
-    this.#closeIfIdle(event.runId);
   }
 
   subscribe(runId: string, listener: RunEventListener): () => void {

@@ -53,7 +53,16 @@ export function createNodeRequest(incoming: IncomingMessage, signal?: AbortSigna
  * @example
  * await writeNodeResponse(res, Response.json({ ok: true }));
  */
-export async function writeNodeResponse(target: ServerResponse, response: Response): Promise<void> {
+export function writeNodeResponse(target: ServerResponse, response: Response): Promise<void> {
+  try {
+    return startNodeResponse(target, response);
+  } catch (error) {
+    // Settled like the async function it was: a bad header rejects, it does not throw.
+    return Promise.reject(error);
+  }
+}
+
+function startNodeResponse(target: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -64,19 +73,24 @@ export async function writeNodeResponse(target: ServerResponse, response: Respon
   else target.writeHead(response.status, headers);
   if (response.body === null) {
     target.end();
-    return;
+    return Promise.resolve();
   }
   // Headers go out now: an event stream's client must not wait for the first event.
   target.flushHeaders();
-  // A Runlight event stream writes straight to the response, skipping the Web stream hop.
+  // A Runlight event stream writes straight to the response, skipping the Web stream hop. No
+  // async frame waits for it: an idle watcher holds a listener and a promise, not the Response.
   const direct = sseOutputOf(response.body)?.attach(target);
   if (direct) {
     target.once('close', direct.cancel);
-    await direct.finished;
-    target.off('close', direct.cancel);
-    return;
+    return direct.finished.then(() => {
+      target.off('close', direct.cancel);
+    });
   }
-  const reader = response.body.getReader();
+  return pipeBody(target, response.body);
+}
+
+async function pipeBody(target: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
   const cancel = () => {
     reader.cancel().catch(() => {});
   };
@@ -130,25 +144,35 @@ export function toNodeListener(
     const abort = new AbortController();
     // `close` also follows a finished response; aborting then is harmless.
     target.once('close', () => abort.abort());
-    void (async () => {
-      let response: Response | null;
-      try {
-        response = await handler(createNodeRequest(incoming, abort.signal));
-      } catch (error) {
+    // A promise chain, not an async function: a long event stream then keeps no suspended
+    // frame (and the Request and Response it would hold) per client.
+    let answered: Promise<Response | null>;
+    try {
+      answered = Promise.resolve(handler(createNodeRequest(incoming, abort.signal)));
+    } catch (error) {
+      answered = Promise.reject(error);
+    }
+    answered
+      .then(undefined, (error: unknown) => {
         onError(error);
-        response = jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
-      }
-      if (response === null) {
-        if (next) {
-          next();
-          return;
+        return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
+      })
+      .then((response) => {
+        if (response === null) {
+          if (next) {
+            next();
+            return;
+          }
+          return writeNodeResponse(
+            target,
+            jsonError(404, 'not_found', 'No route matches this request'),
+          );
         }
-        response = jsonError(404, 'not_found', 'No route matches this request');
-      }
-      await writeNodeResponse(target, response);
-    })().catch((error: unknown) => {
-      onError(error);
-      target.destroy();
-    });
+        return writeNodeResponse(target, response);
+      })
+      .catch((error: unknown) => {
+        onError(error);
+        target.destroy();
+      });
   };
 }

@@ -191,9 +191,15 @@ export class RunExecution {
     });
 
     const chunks = toUIMessageStream({
-      stream: result.stream
-        .pipeThrough(observeSdkParts(this.#recorder, stop, stringModel))
-        .pipeThrough(mapToolErrors(context.deps.toolErrorText)),
+      // One stage for both: the SDK's failures observed, tool errors mapped.
+      stream: result.stream.pipeThrough(
+        observeSdkParts(
+          this.#recorder,
+          stop,
+          stringModel,
+          mapToolErrors(context.deps.toolErrorText),
+        ),
+      ),
       tools: tools as ToolSet,
       generateMessageId: () => this.#writer.messageId,
       sendReasoning: true,

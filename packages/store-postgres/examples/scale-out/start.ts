@@ -22,7 +22,8 @@ const children: ChildProcess[] = [];
 function start(file: string, env: Record<string, string>): Promise<{ origin?: string }> {
   const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
+    // The workspace sources, as `pnpm example:scale-out` resolves them (no build needed).
+    execArgv: ['--import', 'tsx', '--conditions=@runlight/source'],
   });
   children.push(child);
   return new Promise((resolve) =>

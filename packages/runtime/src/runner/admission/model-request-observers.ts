@@ -63,9 +63,10 @@ export function observeProviderParts(
         });
       } else if (part.type === 'finish') {
         await recorder.endOperation(operation.id, 'completed');
-      } else if (
-        part.type === 'tool-call' ? await isParsedToolCall(part, tools) : isFirstOutput(part)
-      ) {
+      } else if (part.type === 'tool-call') {
+        if (await isParsedToolCall(part, tools)) await recorder.firstOutput(operation.id);
+      } else if (isFirstOutput(part) && recorder.awaitsFirstOutput(operation.id)) {
+        // Checked first: after the first output, a token costs no call and no promise here.
         await recorder.firstOutput(operation.id);
       }
       controller.enqueue(part);
@@ -79,31 +80,34 @@ export function observeProviderParts(
 /**
  * Failures the SDK reports as stream parts, named by their owner; and, for a model id
  * (no middleware), first output and the end of a text-only request (`finish-step`; a step
- * with tools ends its request when the first tool executes, see `RunExecution`).
+ * with tools ends its request when the first tool executes, see `RunExecution`). Each part
+ * leaves through `mapPart` (the tool-error mapping), after what it records.
  *
  * @example
- * result.stream.pipeThrough(observeSdkParts(recorder, stop, typeof options.model === 'string'));
+ * result.stream.pipeThrough(observeSdkParts(recorder, stop, typeof options.model === 'string', mapPart));
  */
 export function observeSdkParts(
   recorder: OperationRecorder,
   stop: ExecutionStop,
   stringModel: boolean,
+  mapPart: (part: TextStreamPart<ToolSet>) => TextStreamPart<ToolSet> = (part) => part,
 ) {
   return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
     transform: (part, controller) => {
       // Nothing to record for a concrete model's ordinary parts: no promise per token.
       if (part.type !== 'error' && !stringModel) {
-        controller.enqueue(part);
+        controller.enqueue(mapPart(part));
         return;
       }
-      return observeSdkPart(part, controller, recorder, stop, stringModel);
+      return observeSdkPart(part, recorder, stop, stringModel).then(() =>
+        controller.enqueue(mapPart(part)),
+      );
     },
   });
 }
 
 async function observeSdkPart(
   part: TextStreamPart<ToolSet>,
-  controller: TransformStreamDefaultController<TextStreamPart<ToolSet>>,
   recorder: OperationRecorder,
   stop: ExecutionStop,
   stringModel: boolean,
@@ -127,7 +131,6 @@ async function observeSdkPart(
       await recorder.firstOutput(current.id);
     }
   }
-  controller.enqueue(part);
 }
 
 /**

@@ -1,6 +1,9 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { compactChunks } from '../../store/compact-chunks';
 
 const SENTINEL = '\u0000runlight-assembler-sentinel:';
+/** Pushed chunks held before they are handed to the SDK anyway (a bound on the buffer). */
+const MAX_HELD_CHUNKS = 256;
 
 /**
  * Assembles this run's assistant `UIMessage` from its UI chunks with the AI SDK's own
@@ -11,6 +14,11 @@ const SENTINEL = '\u0000runlight-assembler-sentinel:';
  * chunks asynchronously and emits no snapshot for some of them (`start-step`), so a snapshot
  * pushes a sentinel `error` chunk — which the SDK processes in order, reports to `onError` and
  * never adds to the message — and waits until it comes back.
+ *
+ * Pushed chunks are held and handed to the SDK compacted (`compactChunks`: consecutive deltas
+ * of one part merged) when a snapshot or an edit needs them. The SDK builds a structured clone
+ * of the whole message for every chunk it processes, so feeding it each token made assembling
+ * the runner's most expensive per-token step; the compacted chunks give the same message.
  *
  * @example
  * const assembler = new AssistantAssembler({ id: 'm1', role: 'assistant', parts: [] });
@@ -23,6 +31,8 @@ export class AssistantAssembler {
   readonly #message: UIMessage;
   readonly #controller: ReadableStreamDefaultController<UIMessageChunk>;
   readonly #waiters = new Map<string, () => void>();
+  /** Pushed, not yet handed to the SDK (in order). */
+  #held: UIMessageChunk[] = [];
   #sentinels = 0;
   #ended = false;
 
@@ -66,7 +76,8 @@ export class AssistantAssembler {
   }
 
   push(chunk: UIMessageChunk): void {
-    this.#controller.enqueue(chunk);
+    this.#held.push(chunk);
+    if (this.#held.length >= MAX_HELD_CHUNKS) this.#handOver();
   }
 
   /** The message with every chunk pushed so far, as an independent copy. */
@@ -84,7 +95,19 @@ export class AssistantAssembler {
     edit(this.#message);
   }
 
+  /** Hands the held chunks to the SDK, compacted, in order. */
+  #handOver(): void {
+    if (this.#held.length === 0) return;
+    const held = this.#held;
+    this.#held = [];
+    if (this.#ended) return;
+    for (const chunk of held.length === 1 ? held : compactChunks(held)) {
+      this.#controller.enqueue(chunk);
+    }
+  }
+
   #processed(): Promise<void> {
+    this.#handOver();
     if (this.#ended) return Promise.resolve();
     const key = `${SENTINEL}${++this.#sentinels}`;
     const processed = new Promise<void>((resolve) => this.#waiters.set(key, resolve));

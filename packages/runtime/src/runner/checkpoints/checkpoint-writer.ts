@@ -55,6 +55,8 @@ export class CheckpointWriter {
   #appendedBytes = 0;
   #lastMessage: UIMessage;
   #tail: Promise<void> = Promise.resolve();
+  /** Checkpoints queued and not yet run to their end. */
+  #writing = 0;
 
   constructor(context: ExecutionContext, message: UIMessage, baseRevision: number) {
     this.#context = context;
@@ -77,6 +79,11 @@ export class CheckpointWriter {
   /** Settles when the checkpoints queued so far have run. */
   get settled(): Promise<void> {
     return this.#tail;
+  }
+
+  /** True while a checkpoint is queued or in flight (`settled` is then pending). */
+  get writing(): boolean {
+    return this.#writing > 0;
   }
 
   /** Adds a chunk to the message and the pending batch; returns its live delta's position. */
@@ -166,7 +173,10 @@ export class CheckpointWriter {
         context.stop.onWriteError(error);
       }
     };
-    const next = this.#tail.then(run);
+    this.#writing++;
+    const next = this.#tail.then(run).finally(() => {
+      this.#writing--;
+    });
     this.#tail = next;
     return next;
   }

@@ -39,10 +39,16 @@ export class OperationRecorder {
     return current?.kind === 'model-request' ? current.id : undefined;
   }
 
+  /** True while `id` is the current operation and still `started` (`firstOutput` would write). */
+  awaitsFirstOutput(id: string): boolean {
+    const current = this.#operation;
+    return current !== null && current.id === id && current.phase === 'started';
+  }
+
   /** Records `first-output` once, while `id` is the current operation and still `started`. */
   async firstOutput(id: string): Promise<void> {
     const current = this.#operation;
-    if (!current || current.id !== id || current.phase !== 'started') return;
+    if (current === null || !this.awaitsFirstOutput(id)) return;
     await this.recordOrStop({ ...current, phase: 'first-output', firstOutputAt: now() });
   }
 

@@ -27,11 +27,16 @@ export function toolErrorTextOf(expose: boolean | ToolErrorText | undefined): To
  * did not parse) on the runner's copy of the SDK stream, so the UI chunks — and with them the
  * live deltas, checkpoints and snapshots — carry the mapped text. The model's own next step is
  * built by the SDK from its original error; provider-executed tool errors pass unchanged.
+ * A mapping of parts (not a stream of its own): the runner applies it in the one transform that
+ * observes the SDK's parts, since every stream stage costs a few promises per token.
  *
  * @example
- * result.stream.pipeThrough(mapToolErrors(toolErrorTextOf(options.exposeToolErrors)));
+ * const mapPart = mapToolErrors(toolErrorTextOf(options.exposeToolErrors));
+ * result.stream.pipeThrough(observeSdkParts(recorder, stop, stringModel, mapPart));
  */
-export function mapToolErrors(text: ToolErrorText) {
+export function mapToolErrors(
+  text: ToolErrorText,
+): (part: TextStreamPart<ToolSet>) => TextStreamPart<ToolSet> {
   const safely = (error: unknown, call: { toolName: string; toolCallId: string }) => {
     try {
       const mapped = text(error, call);
@@ -40,22 +45,18 @@ export function mapToolErrors(text: ToolErrorText) {
       return TOOL_ERROR_TEXT;
     }
   };
-  return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
-    transform(part, controller) {
-      if (part.type === 'tool-error' && part.providerExecuted !== true) {
+  return (part) => {
+    if (part.type === 'tool-error' && part.providerExecuted !== true) {
+      const call = { toolName: part.toolName, toolCallId: part.toolCallId };
+      return { ...part, error: safely(part.error, call) };
+    }
+    if (part.type === 'tool-call' && part.providerExecuted !== true) {
+      const invalid = part as { invalid?: boolean; error?: unknown };
+      if (invalid.invalid === true) {
         const call = { toolName: part.toolName, toolCallId: part.toolCallId };
-        controller.enqueue({ ...part, error: safely(part.error, call) });
-        return;
+        return { ...part, error: safely(invalid.error, call) } as typeof part;
       }
-      if (part.type === 'tool-call' && part.providerExecuted !== true) {
-        const invalid = part as { invalid?: boolean; error?: unknown };
-        if (invalid.invalid === true) {
-          const call = { toolName: part.toolName, toolCallId: part.toolCallId };
-          controller.enqueue({ ...part, error: safely(invalid.error, call) } as typeof part);
-          return;
-        }
-      }
-      controller.enqueue(part);
-    },
-  });
+    }
+    return part;
+  };
 }
