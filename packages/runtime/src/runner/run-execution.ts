@@ -192,13 +192,12 @@ export class RunExecution {
 
     const chunks = toUIMessageStream({
       // One stage for both: the SDK's failures observed, tool errors mapped.
-      stream: result.stream.pipeThrough(
-        observeSdkParts(
-          this.#recorder,
-          stop,
-          stringModel,
-          mapToolErrors(context.deps.toolErrorText),
-        ),
+      stream: observeSdkParts(
+        result.stream,
+        this.#recorder,
+        stop,
+        stringModel,
+        mapToolErrors(context.deps.toolErrorText),
       ),
       tools: tools as ToolSet,
       generateMessageId: () => this.#writer.messageId,

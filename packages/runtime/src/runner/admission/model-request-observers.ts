@@ -83,27 +83,49 @@ export function observeProviderParts(
  * with tools ends its request when the first tool executes, see `RunExecution`). Each part
  * leaves through `mapPart` (the tool-error mapping), after what it records.
  *
+ * A pull-through stream over `source`'s reader, not a `TransformStream` piped to: one queue
+ * per part instead of a writable side, a pipe loop and two queues — the stage runs for every
+ * token, and Node's Web Streams were half of the runner's CPU. Errors and cancels pass through.
+ *
  * @example
- * result.stream.pipeThrough(observeSdkParts(recorder, stop, typeof options.model === 'string', mapPart));
+ * observeSdkParts(result.stream, recorder, stop, typeof options.model === 'string', mapPart);
  */
 export function observeSdkParts(
+  source: ReadableStream<TextStreamPart<ToolSet>>,
   recorder: OperationRecorder,
   stop: ExecutionStop,
   stringModel: boolean,
   mapPart: (part: TextStreamPart<ToolSet>) => TextStreamPart<ToolSet> = (part) => part,
-) {
-  return new TransformStream<TextStreamPart<ToolSet>, TextStreamPart<ToolSet>>({
-    transform: (part, controller) => {
-      // Nothing to record for a concrete model's ordinary parts: no promise per token.
-      if (part.type !== 'error' && !stringModel) {
+): ReadableStream<TextStreamPart<ToolSet>> {
+  const reader = source.getReader();
+  return new ReadableStream<TextStreamPart<ToolSet>>(
+    {
+      async pull(controller) {
+        let result: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
+        try {
+          result = await reader.read();
+        } catch (error) {
+          controller.error(error);
+          return;
+        }
+        if (result.done) {
+          controller.close();
+          return;
+        }
+        const part = result.value;
+        // Nothing to record for a concrete model's ordinary parts: no promise per token.
+        if (part.type === 'error' || stringModel) {
+          await observeSdkPart(part, recorder, stop, stringModel);
+        }
         controller.enqueue(mapPart(part));
-        return;
-      }
-      return observeSdkPart(part, recorder, stop, stringModel).then(() =>
-        controller.enqueue(mapPart(part)),
-      );
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
     },
-  });
+    // Pulled one part at a time, as the reader downstream asks: no read-ahead of its own.
+    { highWaterMark: 0 },
+  );
 }
 
 async function observeSdkPart(

@@ -32,7 +32,7 @@ export function toolErrorTextOf(expose: boolean | ToolErrorText | undefined): To
  *
  * @example
  * const mapPart = mapToolErrors(toolErrorTextOf(options.exposeToolErrors));
- * result.stream.pipeThrough(observeSdkParts(recorder, stop, stringModel, mapPart));
+ * observeSdkParts(result.stream, recorder, stop, stringModel, mapPart);
  */
 export function mapToolErrors(
   text: ToolErrorText,
