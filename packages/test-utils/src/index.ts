@@ -3,6 +3,8 @@ export { countingDriver, measureLongAnswer, wordTokens } from './counting-driver
 export type { ConformanceTarget } from './driver-conformance';
 export { describeDriverConformance } from './driver-conformance';
 export { assistantMessage, compaction, manualClock, modelRequest, T0, T1, T2 } from './fixtures';
+export type { LoopbackServer } from './loopback';
+export { listenOnLoopback, loopbackServers } from './loopback';
 export {
   appendEvent,
   approvalMessage,

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { RunOperation } from '@runlight/protocol';
 import {
   createAgentRuntime,
@@ -12,6 +10,7 @@ import {
   toNodeListener,
 } from '@runlight/runtime';
 import { scriptedModel, withLatency } from '@runlight/runtime/testing';
+import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import type { RunState } from '../run-state';
@@ -26,18 +25,8 @@ const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: numb
  * End to end over real loopback HTTP: the real runtime with a scripted model, the real SSE
  * handlers on `node:http`, and the client on the global `fetch`.
  */
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
+const servers = loopbackServers();
+afterEach(servers.closeAll);
 
 /**
  * The server: an in-memory store answering on later ticks, the runtime, the run handlers. The
@@ -62,7 +51,7 @@ async function serve(options: { drops?: number; dropAfterWrites?: number } = {})
   );
   let eventConnections = 0;
   let dropped = 0;
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const { origin } = await servers.listen((request, response) => {
     if (request.url?.endsWith('/events') && eventConnections++ < (options.drops ?? 0)) {
       let writes = 0;
       const write = response.write.bind(response) as (chunk: unknown) => boolean;
@@ -78,14 +67,11 @@ async function serve(options: { drops?: number; dropAfterWrites?: number } = {})
     }
     listener(request, response);
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
     store,
     hub,
     runtime,
-    baseUrl: `http://127.0.0.1:${port}/api`,
+    baseUrl: `${origin}/api`,
     stats: () => ({ eventConnections, dropped }),
   };
 }

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createAgentRuntime,
   createAgentRuntimeStore,
@@ -11,6 +9,7 @@ import {
   toNodeListener,
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
+import { type LoopbackServer, listenOnLoopback } from '@runlight/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMultiplexedRunlightClient } from '../create-multiplexed-client';
@@ -25,7 +24,7 @@ const answer = (index: number) =>
   Array.from({ length: 10 }, (_, word) => `r${index}w${word} `).join('');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let server: Server;
+let server: LoopbackServer;
 let baseUrl: string;
 let runtime: ReturnType<typeof createAgentRuntime>;
 let store: ReturnType<typeof createAgentRuntimeStore>;
@@ -34,7 +33,7 @@ beforeAll(async () => {
   store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
   runtime = createAgentRuntime({ store, events: hub, checkpointEveryEvents: 3 });
-  server = createServer(
+  server = await listenOnLoopback(
     toNodeListener(
       createRunRouter({
         handlers: createRunHandlers({ store, runtime: hub }),
@@ -43,13 +42,9 @@ beforeAll(async () => {
       }),
     ),
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  baseUrl = `${server.origin}/api`;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => server.close());
 
 let round = 0;
 

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createAgentRuntime,
   createAgentRuntimeStore,
@@ -11,6 +9,7 @@ import {
   toNodeListener,
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
+import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMultiplexedRunlightClient } from '../create-multiplexed-client';
 import type { RunState } from '../run-state';
@@ -20,18 +19,8 @@ import { selectMessage } from '../select-message';
 const waitFor = <T>(check: () => T, timeout = 15_000) =>
   vi.waitFor(check, { timeout, interval: 10 });
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
+const servers = loopbackServers();
+afterEach(servers.closeAll);
 
 const textOf = (state: RunState) =>
   (selectMessage(state)?.parts ?? [])
@@ -60,7 +49,7 @@ async function serve(
   const open = { multiplexed: 0, single: 0, snapshotBatches: 0, singleSnapshots: 0 };
   let multiplexedOpened = 0;
   const urls: string[] = [];
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const { origin } = await servers.listen((request, response) => {
     const url = request.url ?? '';
     const kind = url.startsWith('/api/run-events')
       ? 'multiplexed'
@@ -85,10 +74,7 @@ async function serve(
     }
     listener(request, response);
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { store, hub, runtime, open, urls, baseUrl: `http://127.0.0.1:${port}/api` };
+  return { store, hub, runtime, open, urls, baseUrl: `${origin}/api` };
 }
 
 const answer = (index: number) =>

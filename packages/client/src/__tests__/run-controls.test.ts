@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createAgentRuntime,
   createAgentRuntimeStore,
@@ -10,6 +8,7 @@ import {
   toNodeListener,
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
+import { loopbackServers } from '@runlight/test-utils';
 import { jsonSchema, tool } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
@@ -30,18 +29,8 @@ const pay = tool({
   execute: async ({ amount }) => ({ paid: amount }),
 });
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
+const servers = loopbackServers();
+afterEach(servers.closeAll);
 
 /** The real runtime and the library's routes on loopback, behind a bearer token. */
 async function serve() {
@@ -61,14 +50,11 @@ async function serve() {
       basePath: '/api',
     }),
   );
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin } = await servers.listen(listener);
   const requests: string[] = [];
   const client = (token = 'secret') =>
     createRunlightClient({
-      baseUrl: `http://127.0.0.1:${port}/api`,
+      baseUrl: `${origin}/api`,
       headers: () => ({ authorization: `Bearer ${token}` }),
       fetch: (input, init) => {
         if (init?.method === 'POST') requests.push(String(input).replace(/^.*\/api/, ''));

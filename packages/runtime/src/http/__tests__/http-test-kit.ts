@@ -1,6 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { DurableRunEvent, RunDeltaEvent, RunEvent, RunSnapshot } from '@runlight/protocol';
+import { listenOnLoopback } from '@runlight/test-utils';
 import type { RunEventListener, RunEventSource } from '../../events/event-hub';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
@@ -110,18 +109,7 @@ export class SseReader {
 }
 
 /** A node:http server on 127.0.0.1, port 0. */
-export async function listen(listener: NodeListener) {
-  const server = createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+export const listen = (listener: NodeListener) => listenOnLoopback(listener);
 
 /**
  * A driver that publishes every committed event to `hub` after its compare-and-set resolves —
