@@ -5,7 +5,7 @@ import { Profiler, type ProfilerOnRenderCallback } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, bench, describe } from 'vitest';
-import { fakeRunServer } from '../src/__tests__/fake-run-server';
+import { fakeRunServerWithHistory } from '../src/__tests__/fake-run-server';
 import { RunTimeline } from '../src/run-timeline';
 import { RunlightProvider } from '../src/runlight-provider';
 import { timelineHistory } from './timeline-history';
@@ -21,15 +21,9 @@ import { timelineHistory } from './timeline-history';
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
 
 function clientFor(count: number, inFlight: boolean) {
-  const { events, snapshot, runId } = timelineHistory(count, { inFlight });
-  const server = fakeRunServer({ json: snapshot });
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (String(input).includes('/operations')) {
-      const revision = snapshot.revision;
-      return Response.json({ runId, operations: events, nextAfter: null, revision });
-    }
-    return server.fetch(input, init);
-  };
+  const history = timelineHistory(count, { inFlight });
+  const { events, runId } = history;
+  const { fetch } = fakeRunServerWithHistory(history);
   const client = createRunlightClient({ baseUrl: 'http://bench.test/api', fetch });
   return { client, events, runId };
 }

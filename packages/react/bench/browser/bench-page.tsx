@@ -4,7 +4,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
-import { type FakeRunServer, fakeRunServer } from '../../src/__tests__/fake-run-server';
+import { type FakeRunServer, fakeRunServerWithHistory } from '../../src/__tests__/fake-run-server';
 import { TICK_MS } from '../../src/elapsed-clock';
 import { RunTimeline } from '../../src/run-timeline';
 import { RunlightProvider } from '../../src/runlight-provider';
@@ -69,16 +69,10 @@ interface Mounted {
 
 /** A client whose history is loaded already: the measured render is `count` rows, not a fetch. */
 async function loadedClient(count: number, inFlight: boolean): Promise<Mounted> {
-  const { events, snapshot, runId } = timelineHistory(count, { inFlight });
-  const server = fakeRunServer({ json: snapshot });
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (String(input).includes('/operations')) {
-      const revision = snapshot.revision;
-      return Response.json({ runId, operations: events, nextAfter: null, revision });
-    }
-    return server.fetch(input, init);
-  };
-  const client = createRunlightClient({ baseUrl: 'http://bench.test/api', fetch });
+  const run = timelineHistory(count, { inFlight });
+  const { events, runId } = run;
+  const server = fakeRunServerWithHistory(run);
+  const client = createRunlightClient({ baseUrl: 'http://bench.test/api', fetch: server.fetch });
   const history = client.history(runId);
   const unsubscribe = history.subscribe(() => {});
   while (history.getState().status !== 'ready') await nextTask();

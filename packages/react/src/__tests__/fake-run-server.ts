@@ -1,4 +1,4 @@
-import type { RunEvent } from '@runlight/protocol';
+import type { RunEvent, RunOperationEvent, RunSnapshot } from '@runlight/protocol';
 
 /**
  * An injected transport for `createRunlightClient({ fetch })`: answers `GET …/runs/:id` with
@@ -92,4 +92,33 @@ export function fakeRunServer(initial: SnapshotAnswer): FakeRunServer {
       close(newest());
     },
   };
+}
+
+/**
+ * A fake run server that also answers `GET …/runs/:id/operations` with the whole history of
+ * `run` in one page: what the timeline tests and benches render.
+ *
+ * @example
+ * const server = fakeRunServerWithHistory(timelineHistory(500));
+ * const client = createRunlightClient({ baseUrl: 'http://x/api', fetch: server.fetch });
+ */
+export function fakeRunServerWithHistory(run: {
+  runId: string;
+  events: readonly RunOperationEvent[];
+  snapshot: RunSnapshot;
+}): FakeRunServer {
+  const server = fakeRunServer({ json: run.snapshot });
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (!String(input instanceof Request ? input.url : input).includes('/operations')) {
+      return server.fetch(input, init);
+    }
+    const { runId, events, snapshot } = run;
+    return Response.json({
+      runId,
+      operations: events,
+      nextAfter: null,
+      revision: snapshot.revision,
+    });
+  };
+  return { ...server, fetch };
 }

@@ -7,7 +7,7 @@ import { timelineHistory } from '../../bench/timeline-history';
 import { buildRunTimeline } from '../build-run-timeline';
 import { RunTimeline } from '../run-timeline';
 import { RunlightProvider } from '../runlight-provider';
-import { fakeRunServer } from './fake-run-server';
+import { fakeRunServerWithHistory } from './fake-run-server';
 import { settle, useFakeClock } from './harness';
 
 afterEach(() => {
@@ -19,16 +19,10 @@ const NOW = Date.parse('2026-12-02T12:00:00.000Z');
 
 /** A run of `count` operations (the last in flight: live), its history served in one page. */
 function setup(count: number, { inFlight = false } = {}) {
-  const { events, snapshot, runId } = timelineHistory(count, { now: NOW, inFlight });
-  const server = fakeRunServer({ json: snapshot });
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (String(input).includes('/operations')) {
-      const revision = snapshot.revision;
-      return Response.json({ runId, operations: events, nextAfter: null, revision });
-    }
-    return server.fetch(input, init);
-  };
-  const client = createRunlightClient({ baseUrl: 'http://runlight.test/api', fetch });
+  const history = timelineHistory(count, { now: NOW, inFlight });
+  const { events, runId } = history;
+  const server = fakeRunServerWithHistory(history);
+  const client = createRunlightClient({ baseUrl: 'http://runlight.test/api', fetch: server.fetch });
   const wrapper = ({ children }: { children?: ReactNode }) => (
     <RunlightProvider client={client} queryClient={new QueryClient()}>
       {children}
