@@ -21,6 +21,9 @@
  * started) of a fresh server of each mode; the server's RSS and heap after a full GC, before
  * and after, divided by the watchers connected, is the memory one idle watcher holds.
  *
+ * The server children run bundled (`bundle-server.ts`: one tsdown build, as users run the
+ * packages), `--from-source` runs them through tsx instead.
+ *
  * `send µs/event` = (server CPU in the window − the same mode's CPU at W = 0) / events
  * delivered: what sending costs per delivered event; `vs bare` divides it by the bare server's.
  */
@@ -28,6 +31,7 @@ import { type ChildProcess, execSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { bundleEntry } from './bundle-server';
 import type { ServerConfig } from './fanout-server';
 import { postgresFixture } from './postgres-fixture';
 import {
@@ -53,6 +57,8 @@ interface Options {
   idle: number;
   /** Watchers opened per second while joining (default: all at once, in batches of 250). */
   joinRate: number;
+  /** Run the server children from source through tsx instead of bundled. */
+  fromSource: boolean;
   workload: Workload;
 }
 
@@ -78,6 +84,7 @@ function parseArgs(argv: string[]): Options {
     only: (value('only') as Options['only']) ?? 'all',
     idle: Number(value('idle') ?? 2000),
     joinRate: Number(value('join-rate') ?? Number.POSITIVE_INFINITY),
+    fromSource: argv.includes('--from-source'),
     workload: { ...DEFAULT_WORKLOAD, slots: Number(value('slots') ?? DEFAULT_WORKLOAD.slots) },
   };
 }
@@ -91,16 +98,29 @@ interface Child {
   next(type: ServerMessage['type']): Promise<ServerMessage>;
 }
 
+/** Runs a bundled bench entry in its own process (its CPU time is the process's), to its end. */
+function runBundled(entry: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = fork(entry, process.argv.slice(2), { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}`)),
+    );
+  });
+}
+
+/** The server children run: `bundleEntry('fanout-server')`'s build, or (`--from-source`) the sources via tsx. */
+let serverEntry: string | null = null;
+
 function spawnServer(config: ServerConfig, current: number[]): Promise<Child> {
-  const child = fork(SERVER, [JSON.stringify(config)], {
+  const bundled = serverEntry !== null;
+  const child = fork(serverEntry ?? SERVER, [JSON.stringify(config)], {
     // FANOUT_CPU_PROF=<dir>: a CPU profile of every server process, written when it stops.
     execArgv: [
-      '--import',
-      'tsx',
+      // The workspace sources, as the parent resolves them (no build needed).
+      ...(bundled ? [] : ['--import', 'tsx', '--conditions=@runlight/source']),
       // The idle-watcher probe measures memory after a full GC.
       '--expose-gc',
-      // The workspace sources, as the parent resolves them (no build needed).
-      '--conditions=@runlight/source',
       ...(process.env.FANOUT_CPU_PROF
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FANOUT_CPU_PROF}`]
         : []),
@@ -402,6 +422,12 @@ async function measureIdle(mode: Mode, count: number, options: Options) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  if (!options.fromSource) serverEntry = await bundleEntry('fanout-server');
+  console.log(
+    options.fromSource
+      ? 'Servers run from source (tsx: every closure carries a redefined name)'
+      : `Servers run bundled, as users run them: ${serverEntry}`,
+  );
   const limit = Number(execSync('ulimit -n', { shell: '/bin/bash' }).toString().trim());
   const most = Math.max(...options.watchers);
   if (Number.isFinite(limit) && limit < most + 1_000) {
@@ -455,7 +481,10 @@ async function main() {
       ),
     );
   }
-  if (options.only === 'all' || options.only === 'throughput') await runThroughput();
+  if (options.only === 'all' || options.only === 'throughput') {
+    if (options.fromSource) await runThroughput();
+    else await runBundled(await bundleEntry('throughput'));
+  }
 }
 
 await main();
