@@ -98,6 +98,19 @@ interface Child {
   next(type: ServerMessage['type']): Promise<ServerMessage>;
 }
 
+/** Asks every server child to stop, killing one that has not exited within 5 s. */
+async function stopChildren(children: readonly Child[]): Promise<void> {
+  await Promise.all(
+    children.map(async (child) => {
+      const exited = new Promise((resolve) => child.process.once('exit', resolve));
+      tell(child, { type: 'stop' });
+      const timer = setTimeout(() => child.process.kill(), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
 /** Runs a bundled bench entry in its own process (its CPU time is the process's), to its end. */
 function runBundled(entry: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -324,15 +337,7 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
       rssBytes: rss * 2 ** 20,
     };
   } finally {
-    await Promise.all(
-      children.map(async (child) => {
-        const exited = new Promise((resolve) => child.process.once('exit', resolve));
-        tell(child, { type: 'stop' });
-        const timer = setTimeout(() => child.process.kill(), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }),
-    );
+    await stopChildren(children);
     await fixture?.close();
   }
 }
@@ -407,15 +412,7 @@ async function measureIdle(mode: Mode, count: number, options: Options) {
     };
   } finally {
     pool.close();
-    await Promise.all(
-      children.map(async (child) => {
-        const exited = new Promise((resolve) => child.process.once('exit', resolve));
-        tell(child, { type: 'stop' });
-        const timer = setTimeout(() => child.process.kill(), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }),
-    );
+    await stopChildren(children);
     await fixture?.close();
   }
 }
