@@ -26,6 +26,7 @@ export type {
   RunReset,
   RunStatusChange,
   RunStatusEvent,
+  RunUnauthorized,
 } from './run-event';
 export {
   AssistantAppendEventSchema,
@@ -39,6 +40,7 @@ export {
   RunOperationEventSchema,
   RunResetSchema,
   RunStatusEventSchema,
+  RunUnauthorizedSchema,
 } from './run-event';
 export type {
   CompactionOutcome,
@@ -79,6 +81,7 @@ export {
   parseRunOperationsPage,
   parseRunReset,
   parseRunSnapshot,
+  parseRunUnauthorized,
   safeParseAgentRun,
   safeParseAssistantAppendEvent,
   safeParseAssistantCheckpoint,
@@ -88,4 +91,5 @@ export {
   safeParseRunOperationsPage,
   safeParseRunReset,
   safeParseRunSnapshot,
+  safeParseRunUnauthorized,
 } from './validation';

@@ -110,6 +110,19 @@ export const RunResetSchema = z.strictObject({
   reason: z.string().max(500, 'must be at most 500 characters'),
 });
 
+/**
+ * Not a run event but the end of a stream (`event: unauthorized`): the server re-asked its access
+ * policy while the stream was open and access is gone. The client stops following the run (the
+ * `unauthorized` connection state) until the app retries with new credentials. `status` and
+ * `code` are what the run's own routes now answer (401 `unauthorized`, 403 `forbidden`, …).
+ */
+export const RunUnauthorizedSchema = z.strictObject({
+  type: z.literal('unauthorized'),
+  runId: RunIdSchema,
+  status: z.number().int('must be an integer').min(400).max(499),
+  code: z.string().max(100, 'must be at most 100 characters'),
+});
+
 export const DurableRunEventSchema = z.discriminatedUnion('type', [
   RunOperationEventSchema,
   AssistantCheckpointEventSchema,
@@ -133,6 +146,7 @@ export type RunDeltaEvent = z.infer<typeof RunDeltaEventSchema>;
 export type DurableRunEvent = z.infer<typeof DurableRunEventSchema>;
 export type RunEvent = z.infer<typeof RunEventSchema>;
 export type RunReset = z.infer<typeof RunResetSchema>;
+export type RunUnauthorized = z.infer<typeof RunUnauthorizedSchema>;
 
 export function isDurableEvent(event: RunEvent): event is DurableRunEvent {
   return event.type !== 'run-delta';

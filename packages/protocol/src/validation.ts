@@ -6,6 +6,7 @@ import {
   DurableRunEventSchema,
   RunEventSchema,
   RunResetSchema,
+  RunUnauthorizedSchema,
 } from './run-event';
 import { RunOperationSchema } from './run-operation';
 import { RunOperationsPageSchema } from './run-operations-page';
@@ -84,6 +85,10 @@ export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
 );
 export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
 export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);
+export const [parseRunUnauthorized, safeParseRunUnauthorized] = parsers(
+  'RunUnauthorized',
+  RunUnauthorizedSchema,
+);
 export const [parseAssistantAppendEvent, safeParseAssistantAppendEvent] = parsers(
   'AssistantAppendEvent',
   AssistantAppendEventSchema,

@@ -12,6 +12,8 @@ export { StoreUnavailableError } from './errors/store-unavailable-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
+export type { RunAccessPolicy } from './http/access-policy';
+export { DEFAULT_REAUTHORIZE_MS } from './http/access-policy';
 export type { Authorize, AuthorizeInput, RunAction } from './http/authorize';
 export { BadCursorError } from './http/bad-cursor-error';
 export { isClientGone } from './http/client-gone';
@@ -49,6 +51,8 @@ export {
   DEFAULT_HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGE_SIZE,
 } from './http/run-history';
+export type { RunRoute, RunRouteName } from './http/run-routes';
+export { RUN_ROUTES } from './http/run-routes';
 export { SseBufferBudget } from './http/sse-buffer-budget';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';

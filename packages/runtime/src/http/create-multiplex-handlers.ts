@@ -2,6 +2,7 @@ import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { askAccess, refusalOf, streamReauthorization } from './access-policy';
 import type { Authorize } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
 import type { RunSnapshotResponse } from './create-run-handlers';
@@ -21,9 +22,12 @@ export interface MultiplexHandlersOptions {
   /**
    * The same `authorize` as the run handlers, asked `read` for every run named: a refused run
    * (`false`: 403 `forbidden`; a `Response`: its status; a throw: 500 `internal`) is refused for
-   * itself only, the others stream.
+   * itself only, the others stream. `createRunRouter({ authorize })` asks its policy here too
+   * (first; both must allow).
    */
   authorize?: Authorize;
+  /** See `RunHandlersOptions.reauthorizeMs`: each run's access is re-asked this often. */
+  reauthorizeMs?: number;
   now?: () => Date;
   onError?: (error: unknown) => void;
 }
@@ -93,22 +97,14 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
     request: Request,
     runId: string,
   ): Promise<{ status: number; code: string } | null> => {
-    if (options.authorize === undefined) return null;
-    try {
-      const verdict = await options.authorize({ request, runId, action: 'read' });
-      if (verdict === true) return null;
-      if (verdict instanceof Response) {
-        await verdict.body?.cancel().catch(() => {});
-        return {
-          status: verdict.status,
-          code: verdict.status === 401 ? 'unauthorized' : 'forbidden',
-        };
-      }
-      return { status: 403, code: 'forbidden' };
-    } catch (error) {
-      onError(error);
-      return { status: 500, code: 'internal' };
-    }
+    const refused = await askAccess({
+      request,
+      runId,
+      action: 'read',
+      own: options.authorize,
+      onError,
+    });
+    return refused === null ? null : refusalOf(refused);
   };
 
   return {
@@ -139,7 +135,12 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
           continue;
         }
         const refused = await refusal(request, runId);
-        if (refused === null) stream.add(subscription);
+        const reauthorize = streamReauthorization(
+          { request, runId, own: options.authorize, onError },
+          options.reauthorizeMs,
+        );
+        if (refused === null)
+          stream.add({ ...subscription, ...(reauthorize ? { reauthorize } : {}) });
         else stream.refuse({ runId, ...refused });
       }
       stream.seal();

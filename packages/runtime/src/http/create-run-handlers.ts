@@ -2,6 +2,7 @@ import { isTerminalStatus, RunIdSchema, type RunSnapshot } from '@runlight/proto
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { askAccess, streamReauthorization } from './access-policy';
 import type { Authorize, RunAction } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
 import { isClientGone } from './client-gone';
@@ -29,10 +30,17 @@ export interface RunHandlersOptions {
   runtime: RunEventSource & Partial<RunControl>;
   /**
    * Who may do what with which run, asked before anything is read or changed (see
-   * `Authorize`). **Without it every route is open: anyone who knows or guesses a run id may
-   * read, cancel and answer it.** Fine on loopback; never in front of real users.
+   * `Authorize`). Prefer `createRunRouter({ authorize })`, which covers every route it serves
+   * (the multiplexed ones too); when both are given the router's is asked first and both must
+   * allow. **Without either, every route is open.**
    */
   authorize?: Authorize;
+  /**
+   * How often an open event stream re-asks `authorize` (`read`); a refusal ends it with an
+   * `unauthorized` message. Default 60 000 ms; `0` turns re-checks off. A router's
+   * `reauthorizeMs` wins for the requests it routes.
+   */
+  reauthorizeMs?: number;
   /**
    * Starts a run for `POST …/runs` (answered `201 { runId }` once the run exists). The app
    * supplies model, messages and tools, usually `runtime.startRun(...)` with fields of `body`;
@@ -134,24 +142,9 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
 
-  /** The answer when `action` is refused (or `authorize` failed), `null` when allowed. */
-  const refusal = async (
-    request: Request,
-    runId: string,
-    action: RunAction,
-  ): Promise<Response | null> => {
-    if (!options.authorize) return null;
-    let verdict: boolean | Response;
-    try {
-      verdict = await options.authorize({ request, runId, action });
-    } catch (error) {
-      onError(error);
-      return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
-    }
-    if (verdict === true) return null;
-    if (verdict instanceof Response) return verdict;
-    return jsonError(403, 'forbidden', `Not allowed to ${action} run ${runId}`);
-  };
+  /** The answer when `action` is refused (or a policy failed), `null` when allowed. */
+  const refusal = (request: Request, runId: string, action: RunAction): Promise<Response | null> =>
+    askAccess({ request, runId, action, own: options.authorize, onError });
 
   const failure = (error: unknown, runId: string, request?: Request): Response => {
     if (RunNotFoundError.isInstance(error)) {
@@ -211,6 +204,10 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         idleTimeoutMs,
         signal: request.signal,
         onError,
+        reauthorize: streamReauthorization(
+          { request, runId, own: options.authorize, onError },
+          options.reauthorizeMs,
+        ),
       });
       let snapshot: RunSnapshot;
       try {

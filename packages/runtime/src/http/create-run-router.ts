@@ -1,8 +1,9 @@
+import { bindRunAccess, DEFAULT_REAUTHORIZE_MS, type RunAccessPolicy } from './access-policy';
 import { createCorsPolicy, type RunCorsOptions } from './cors';
 import type { MultiplexHandlers } from './create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
 import { jsonError } from './json-error';
-import { routeMultiplex } from './multiplex-route';
+import { matchRunRoute, RUN_ROUTES, type RunRoute } from './run-routes';
 import { pathProblem, rawPathOf } from './request-target';
 
 export interface RunRouterOptions {
@@ -10,33 +11,63 @@ export interface RunRouterOptions {
   /** Path prefix the routes live under, e.g. `/api` → `/api/runs/:id`. Default `''`. */
   basePath?: string;
   /**
-   * Cross-origin access for pages on other origins (off by default): preflights on the run
-   * routes are answered and every run-route response carries the CORS headers (cors.ts).
+   * Cross-origin access for pages on other origins (off by default): preflights on every route
+   * the router serves are answered and every response carries the CORS headers (cors.ts).
    */
   cors?: RunCorsOptions;
   /** Also mounts `GET {basePath}/run-events` and `GET {basePath}/runs?ids=` (many runs, one connection). */
   multiplex?: MultiplexHandlers;
+  /**
+   * **The access policy of every route this router serves** — snapshot, events, history,
+   * cancel, approvals, start, the multiplexed stream (per run) and the batched snapshots (per
+   * run) — asked with the route's `action` before anything is read or changed (`Authorize`).
+   * `'public'` serves every run to anyone, on purpose. Left out, the router warns once and
+   * serves what the handlers' own `authorize` options allow. A handlers object's own
+   * `authorize` still applies to its routes: the router's is asked first, both must allow.
+   */
+  authorize?: RunAccessPolicy;
+  /**
+   * How often an open event stream (single-run or multiplexed, per run) re-asks `authorize`
+   * with `read`; a refusal ends that run's stream with an `unauthorized` message, which the
+   * client shows as the `unauthorized` connection state. Default 60 000 ms (a revoked session
+   * stops receiving within a minute; one policy call per open stream per minute); `0` turns it
+   * off.
+   */
+  reauthorizeMs?: number;
 }
 
-/** `(request) => response`, or `null` when the request is not one of the run routes. */
-export type RunRouter = (request: Request) => Promise<Response | null>;
-
-type Route = 'snapshot' | 'events' | 'history' | 'cancel' | 'approve';
-
-/** Which route a run path's tail names, and the one method it takes. */
-const TAILS: Record<string, { route: Route; method: 'GET' | 'POST' }> = {
-  '': { route: 'snapshot', method: 'GET' },
-  events: { route: 'events', method: 'GET' },
-  operations: { route: 'history', method: 'GET' },
-  cancel: { route: 'cancel', method: 'POST' },
-  approvals: { route: 'approve', method: 'POST' },
+/**
+ * `(request) => response`, or `null` when the request is not one of the run routes. `routes`
+ * lists the routes it serves (its own table: a route it does not list, it does not serve).
+ */
+export type RunRouter = ((request: Request) => Promise<Response | null>) & {
+  readonly routes: readonly RunRoute[];
 };
 
+let warnedOpen = false;
+
+/** Serving without a policy must be a choice: say so once per process. */
+function warnOpenOnce(): void {
+  if (warnedOpen) return;
+  warnedOpen = true;
+  console.warn(
+    '[runlight] createRunRouter without `authorize`: every route it serves (snapshots, event ' +
+      'streams, the multiplexed and batched routes, cancel, approvals, start) is asked only the ' +
+      "handlers' own authorize, if any. Pass `authorize` (one policy for every route) or " +
+      "`authorize: 'public'` to serve every run to anyone on purpose.",
+  );
+}
+
 /**
- * Mounts the run routes under `basePath`:
- * - `GET  {basePath}/runs/:id` (snapshot), `GET {basePath}/runs/:id/events` (SSE)
+ * Mounts the run routes under `basePath` (the full table is `RUN_ROUTES`; `router.routes` is
+ * what this router serves):
+ * - `GET  {basePath}/runs/:id` (snapshot), `GET {basePath}/runs/:id/events` (SSE),
+ *   `GET {basePath}/runs/:id/operations` (history)
  * - `POST {basePath}/runs/:id/cancel`, `POST {basePath}/runs/:id/approvals`
  * - `POST {basePath}/runs` (start; only with the handlers' `start` option)
+ * - with `multiplex`: `GET {basePath}/run-events`, `GET {basePath}/runs?ids=`
+ *
+ * `authorize` is asked on every one of them (see `RunRouterOptions.authorize`).
  *
  * Paths are matched exactly as sent (the raw target `toNodeListener` records, see
  * `setRawRequestTarget`): one with `.`/`..` segments, `//`, or an encoded slash that would
@@ -46,13 +77,26 @@ const TAILS: Record<string, { route: Route; method: 'GET' | 'POST' }> = {
  * a run route gets `405` with `Allow`. Anything else resolves `null`, for the host's routes.
  *
  * @example
- * const route = createRunRouter({ handlers: createRunHandlers({ store, runtime }), basePath: '/api' });
+ * const route = createRunRouter({
+ *   handlers: createRunHandlers({ store, runtime }),
+ *   multiplex: createMultiplexHandlers({ store, runtime }),
+ *   authorize: async ({ request, runId, action }) => canAccess(await userOf(request), runId, action),
+ *   basePath: '/api',
+ * });
  * createServer(toNodeListener(route)).listen(3000);
  */
 export function createRunRouter(options: RunRouterOptions): RunRouter {
-  const { handlers } = options;
-  const runs = `${(options.basePath ?? '').replace(/\/+$/, '')}/runs`;
+  const { handlers, multiplex } = options;
+  const base = (options.basePath ?? '').replace(/\/+$/, '');
+  const runs = `${base}/runs`;
   const prefix = `${runs}/`;
+  const routes = RUN_ROUTES.filter((route) => multiplex !== undefined || !route.multiplex);
+  const served = routes.map((route) => route.path);
+  if (options.authorize === undefined) warnOpenOnce();
+  const access = {
+    authorize: options.authorize === 'public' ? null : (options.authorize ?? null),
+    reauthorizeMs: options.reauthorizeMs ?? DEFAULT_REAUTHORIZE_MS,
+  };
 
   const cors = options.cors ? createCorsPolicy(options.cors) : null;
   const answer = async (request: Request): Promise<Response | null> => {
@@ -61,50 +105,58 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     if (problem !== null) {
       // Ours under any reading (as sent, or as a URL parser normalised it): refuse, never guess.
       const parsed = new URL(request.url).pathname;
-      const ours = (path: string) => path === runs || path.startsWith(prefix);
+      const ours = (path: string) =>
+        path === runs || path.startsWith(prefix) || served.includes(path.slice(base.length));
       if (!ours(raw) && !ours(parsed) && !ours(raw.replace(/\/{2,}/g, '/'))) return null;
       return jsonError(400, 'bad_path', `The request path ${problem}`);
     }
-    const many =
-      options.multiplex && routeMultiplex(options.multiplex, request, raw, options.basePath ?? '');
-    if (many) return many;
-    if (raw === runs) {
-      if (request.method !== 'POST') return null;
-      return handlers.start(request);
-    }
-    if (!raw.startsWith(prefix)) return null;
-    const segments = raw.slice(prefix.length).split('/');
-    if (segments.length > 2) return null;
-    const [encodedId, tail = ''] = segments;
-    const match =
-      (segments.length === 1 || tail !== '') && Object.hasOwn(TAILS, tail)
-        ? TAILS[tail]
-        : undefined;
-    if (match === undefined || !encodedId) return null;
+    if (!raw.startsWith(`${base}/`)) return null;
+    const candidates = matchRunRoute(routes, raw.slice(base.length));
+    if (candidates.length === 0) return null;
 
     if (cors !== null && request.method === 'OPTIONS') {
       const preflight = cors.preflight(request);
       if (preflight !== null) return preflight;
     }
-    if (request.method !== match.method) {
+    const match = candidates.find((candidate) => candidate.route.method === request.method);
+    if (match === undefined) {
+      // `{base}/runs` with another method stays the host's (e.g. its own run list).
+      if (raw === runs) return null;
+      const allow = [...new Set(candidates.map((candidate) => candidate.route.method))];
       return jsonError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
-        Allow: match.method,
+        Allow: allow.join(', '),
       });
     }
-    let runId: string;
-    try {
-      runId = decodeURIComponent(encodedId);
-    } catch {
-      return jsonError(400, 'bad_run_id', 'Run id is not valid percent-encoding');
+    let runId = '';
+    if (match.encodedId !== null) {
+      try {
+        runId = decodeURIComponent(match.encodedId);
+      } catch {
+        return jsonError(400, 'bad_run_id', 'Run id is not valid percent-encoding');
+      }
+      const invalid = checkRunId(runId);
+      if (invalid) return invalid;
     }
-    const invalid = checkRunId(runId);
-    if (invalid) return invalid;
-    return handlers[match.route](request, runId);
+    // The handlers ask the router's policy (access-policy.ts) before they touch the store.
+    bindRunAccess(request, access);
+    switch (match.route.name) {
+      case 'start':
+        return handlers.start(request);
+      case 'snapshots':
+        return multiplex!.snapshots(request);
+      case 'multiplexed-events':
+        return multiplex!.events(request);
+      default:
+        return handlers[match.route.name](request, runId);
+    }
   };
 
-  if (cors === null) return answer;
-  return async (request) => {
-    const response = await answer(request);
-    return response === null ? null : cors.apply(request, response);
-  };
+  const route =
+    cors === null
+      ? answer
+      : async (request: Request) => {
+          const response = await answer(request);
+          return response === null ? null : cors.apply(request, response);
+        };
+  return Object.assign(route, { routes });
 }

@@ -2,6 +2,7 @@ import type { RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { StreamReauthorization } from './access-policy';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
 import { RunEventStream } from './run-event-stream';
@@ -10,6 +11,11 @@ import { RunEventStream } from './run-event-stream';
 export interface RunSubscription {
   runId: string;
   cursor: RunCursor;
+  /**
+   * Re-asks this run's access while it is followed; a refusal ends this run only (its
+   * `unauthorized` message, then `run-end`), the others keep streaming.
+   */
+  reauthorize?: StreamReauthorization;
 }
 
 /** A run the multiplexed stream could not follow: the status and code its own route answers. */
@@ -40,6 +46,8 @@ const NO_HEARTBEAT = 2 ** 31 - 1;
  * - `event: run-open` `data: {"runId"}` — the run's stream is open (its catch-up follows);
  * - `event: run-error` `data: {"runId","status","code"}` — the run cannot be followed (what its
  *   own events route would answer: 404 `run_not_found`, 403 `forbidden`);
+ * - `event: unauthorized` `data: {"type","runId","status","code"}` — a re-check of the run's
+ *   access refused it (forwarded from its stream like `reset`); `run-end` follows;
  * - `event: run-end` `data: {"runId"}` — the run's stream ended (terminal run, or after `reset`);
  *   the client resumes it, if it still wants it, on a new subscription;
  * - one `: ping` per idle `heartbeatMs` for the whole connection.
@@ -78,7 +86,7 @@ export class MultiplexedEventStream {
   add(subscription: RunSubscription): void {
     if (this.#closed) return;
     const { store, source, maxQueuedBytes, onError } = this.#options;
-    const { runId, cursor } = subscription;
+    const { runId, cursor, reauthorize } = subscription;
     const stream = new RunEventStream({
       runId,
       store,
@@ -87,6 +95,7 @@ export class MultiplexedEventStream {
       heartbeatMs: NO_HEARTBEAT,
       maxQueuedBytes,
       onError,
+      ...(reauthorize ? { reauthorize } : {}),
     });
     this.#runs.add(stream);
     void this.#follow(runId, stream);

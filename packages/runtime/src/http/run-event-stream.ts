@@ -6,14 +6,17 @@ import {
   type RunEvent,
   type RunReset,
   type RunSnapshot,
+  type RunUnauthorized,
 } from '@runlight/protocol';
 import type { RunEventSource } from '../events/event-hub';
+import type { StreamReauthorization } from './access-policy';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { isClientGone } from './client-gone';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
 import type { SseBufferBudget, SseReaderAccount } from './sse-buffer-budget';
 import { encodeSse, SseOutput, sseMessageBytes } from './sse-output';
+import { StreamAccessWatch } from './stream-access-watch';
 
 export interface RunEventStreamOptions {
   runId: string;
@@ -32,6 +35,11 @@ export interface RunEventStreamOptions {
   signal?: AbortSignal;
   /** Store failures while streaming (the stream then ends and the client resumes). */
   onError: (error: unknown) => void;
+  /**
+   * Re-asks the access policy every `everyMs` while open: a refusal ends the stream with an
+   * `unauthorized` message (`RunUnauthorized`, no id), a failing policy ends it plainly.
+   */
+  reauthorize?: StreamReauthorization;
 }
 
 /** The body of an SSE `reset` event (`RunReset` of the protocol): reload the snapshot. */
@@ -79,6 +87,7 @@ export class RunEventStream {
   #skipBase: number | null = null;
   /** Revision of the run's terminal status event, once known. */
   #terminalRevision: number | null = null;
+  #access: StreamAccessWatch | null = null;
 
   constructor(options: RunEventStreamOptions) {
     this.#options = options;
@@ -94,6 +103,21 @@ export class RunEventStream {
     this.#unsubscribe = options.source.subscribe(options.runId, (event) => this.#receive(event));
     if (options.signal?.aborted) this.dispose();
     else options.signal?.addEventListener('abort', this.#onAbort);
+    if (options.reauthorize && !this.#closed) {
+      this.#access = new StreamAccessWatch(options.reauthorize, {
+        revoked: ({ status, code }) => {
+          const event: RunUnauthorized = {
+            type: 'unauthorized',
+            runId: options.runId,
+            status,
+            code,
+          };
+          this.#write(encodeSse(formatSseMessage('unauthorized', null, JSON.stringify(event))));
+          this.#close();
+        },
+        failed: (error) => (error === undefined ? this.#close() : this.#fail(error)),
+      });
+    }
   }
 
   /** Starts the catch-up from `snapshot`, read after this stream subscribed. */
@@ -111,6 +135,7 @@ export class RunEventStream {
     this.#unsubscribe = null;
     if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
+    this.#access?.stop();
     this.#account?.close();
     this.#options.signal?.removeEventListener('abort', this.#onAbort);
   }

@@ -170,7 +170,9 @@ export async function createHttpFixture(options: FixtureOptions = {}) {
     runtime: source ? source(hub) : hub,
     ...handlerOptions,
   });
-  const server = await listen(toNodeListener(createRunRouter({ handlers, basePath: '/api' })));
+  const server = await listen(
+    toNodeListener(createRunRouter({ handlers, basePath: '/api', authorize: 'public' })),
+  );
   const url = (path: string) => `${server.origin}/api${path}`;
   return {
     hub,
