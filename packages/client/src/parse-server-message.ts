@@ -1,11 +1,20 @@
-import { type RunEvent, safeParseRunEvent, safeParseRunReset } from '@runlight/protocol';
+import {
+  type RunEvent,
+  safeParseRunEvent,
+  safeParseRunReset,
+  safeParseRunUnauthorized,
+} from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { RunlightClientError } from './errors/runlight-client-error';
 
-/** One SSE message, validated: a run event, a `reset` order, or what was wrong with it. */
+/**
+ * One SSE message, validated: a run event, a `reset` order, the `unauthorized` end of a stream
+ * whose access the server revoked, or what was wrong with it.
+ */
 export type ServerMessage =
   | { kind: 'event'; event: RunEvent; id: string | undefined }
   | { kind: 'reset'; reason: string }
+  | { kind: 'unauthorized'; error: RunlightClientError }
   | { kind: 'invalid'; error: RunlightClientError };
 
 const EVENT_TYPES = new Set([
@@ -25,7 +34,7 @@ const EVENT_TYPES = new Set([
  */
 export function parseServerMessage(message: EventSourceMessage, runId: string): ServerMessage {
   const name = message.event ?? 'message';
-  if (name !== 'reset' && !EVENT_TYPES.has(name)) {
+  if (name !== 'reset' && name !== 'unauthorized' && !EVENT_TYPES.has(name)) {
     return invalid('unknown-event', `Unknown SSE event type "${name}"`, 'event');
   }
   let data: unknown;
@@ -58,6 +67,7 @@ export function parseServerMessage(message: EventSourceMessage, runId: string): 
     }
     return { kind: 'reset', reason: reset.data.reason };
   }
+  if (name === 'unauthorized') return unauthorized(data, runId);
   const parsed = safeParseRunEvent(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -85,6 +95,33 @@ export function parseServerMessage(message: EventSourceMessage, runId: string): 
     );
   }
   return { kind: 'event', event, id: message.id };
+}
+
+/** `event: unauthorized`: the server re-checked access while streaming and refused it. */
+function unauthorized(data: unknown, runId: string): ServerMessage {
+  const end = safeParseRunUnauthorized(data);
+  if (!end.success) {
+    return invalid(
+      'invalid-event',
+      `Invalid "unauthorized" end: ${end.error.message}`,
+      end.error.issues[0]?.path,
+      end.error,
+    );
+  }
+  if (end.data.runId !== runId) {
+    return invalid(
+      'run-mismatch',
+      `An unauthorized end of run ${end.data.runId} arrived on run ${runId}`,
+      'runId',
+    );
+  }
+  const { status, code } = end.data;
+  const error = new RunlightClientError(
+    'unauthorized',
+    `The server no longer lets this client follow run ${runId} (HTTP ${status} ${code})`,
+    { status, code },
+  );
+  return { kind: 'unauthorized', error };
 }
 
 function invalid(

@@ -275,11 +275,17 @@ export class RunConnection {
     let state = this.#host.state();
     let error: RunlightClientError | null = null;
     let reset = false;
+    let revoked: RunlightClientError | null = null;
     for (const message of messages) {
       const parsed = parseServerMessage(message, runId);
       if (parsed.kind === 'invalid') {
         error = parsed.error;
         continue;
+      }
+      if (parsed.kind === 'unauthorized') {
+        // Access was revoked mid-stream: keep what arrived before it, then stop as on a 401/403.
+        revoked = parsed.error;
+        break;
       }
       if (parsed.kind === 'reset') {
         reset = true;
@@ -325,6 +331,7 @@ export class RunConnection {
       }
     }
     this.#host.commit(error === null ? state : { ...state, error });
+    if (revoked !== null) throw revoked;
     if (!reset && this.#host.state().phase === 'gap') this.#reloadForGap();
     return reset;
   }

@@ -3,8 +3,8 @@ import { createCorsPolicy, type RunCorsOptions } from './cors';
 import type { MultiplexHandlers } from './create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
 import { jsonError } from './json-error';
-import { matchRunRoute, RUN_ROUTES, type RunRoute } from './run-routes';
 import { pathProblem, rawPathOf } from './request-target';
+import { matchRunRoute, RUN_ROUTES, type RunRoute } from './run-routes';
 
 export interface RunRouterOptions {
   handlers: RunHandlers;

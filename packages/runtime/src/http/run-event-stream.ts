@@ -9,8 +9,8 @@ import {
   type RunUnauthorized,
 } from '@runlight/protocol';
 import type { RunEventSource } from '../events/event-hub';
-import type { StreamReauthorization } from './access-policy';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { StreamReauthorization } from './access-policy';
 import { isClientGone } from './client-gone';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
