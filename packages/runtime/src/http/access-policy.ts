@@ -15,7 +15,8 @@ export const DEFAULT_REAUTHORIZE_MS = 60_000;
 export interface BoundRunAccess {
   /** `null`: the router serves every run (`'public'`). */
   authorize: Authorize | null;
-  reauthorizeMs: number;
+  /** The router's `reauthorizeMs`, when set (it wins over the handlers' own). */
+  reauthorizeMs: number | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { bindRunAccess, DEFAULT_REAUTHORIZE_MS, type RunAccessPolicy } from './access-policy';
+import { bindRunAccess, type RunAccessPolicy } from './access-policy';
 import { createCorsPolicy, type RunCorsOptions } from './cors';
 import type { MultiplexHandlers } from './create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from './create-run-handlers';
@@ -95,7 +95,7 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
   if (options.authorize === undefined) warnOpenOnce();
   const access = {
     authorize: options.authorize === 'public' ? null : (options.authorize ?? null),
-    reauthorizeMs: options.reauthorizeMs ?? DEFAULT_REAUTHORIZE_MS,
+    reauthorizeMs: options.reauthorizeMs,
   };
 
   const cors = options.cors ? createCorsPolicy(options.cors) : null;
