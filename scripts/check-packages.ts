@@ -207,6 +207,9 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The session the README's stand-in policy lets in (`RUNLIGHT_SESSION`). */
+const SESSION = 'consumer-check-session';
+
 async function checkNextServer(cwd: string): Promise<void> {
   const port = await freePort();
   const server = spawn(
@@ -214,7 +217,7 @@ async function checkNextServer(cwd: string): Promise<void> {
     [join(SCRATCH, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port)],
     {
       cwd,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', RUNLIGHT_SESSION: SESSION },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -238,13 +241,19 @@ async function checkNextServer(cwd: string): Promise<void> {
       body: JSON.stringify({ runId: 'next-run' }),
     });
     if (start.status !== 202) throw new Error(`POST /api/start answered ${start.status}`);
-    const snapshot = await fetch(`${origin}/api/runs/next-run`);
+    // The README's policy: without the session cookie every run route answers 401.
+    const anonymous = await fetch(`${origin}/api/runs/next-run`);
+    if (anonymous.status !== 401)
+      throw new Error(`a request without a session got ${anonymous.status}`);
+    const signedIn = { headers: { cookie: `session=${SESSION}` } };
+    const snapshot = await fetch(`${origin}/api/runs/next-run`, signedIn);
     const body = (await snapshot.json()) as { run?: { id?: string } };
     if (snapshot.status !== 200 || body.run?.id !== 'next-run') {
       throw new Error(`GET /api/runs/next-run answered ${snapshot.status}`);
     }
     // The stream ends after the finished run's terminal event.
     const events = await fetch(`${origin}/api/runs/next-run/events`, {
+      ...signedIn,
       signal: AbortSignal.timeout(30_000),
     });
     if (!events.headers.get('content-type')?.startsWith('text/event-stream')) {
@@ -254,7 +263,7 @@ async function checkNextServer(cwd: string): Promise<void> {
     if (!/"status":"completed"/.test(stream)) {
       throw new Error(`the event stream did not end with a completed run:\n${stream}`);
     }
-    const unknown = await fetch(`${origin}/api/runs/missing-run`);
+    const unknown = await fetch(`${origin}/api/runs/missing-run`, signedIn);
     if (unknown.status !== 404) throw new Error(`an unknown run answered ${unknown.status}`);
   } catch (error) {
     process.stderr.write(output);

@@ -94,6 +94,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     }),
     multiplex: createMultiplexHandlers({ store: demo.store, runtime: demo.hub, onError }),
     basePath: '/api',
+    // A playground on loopback: every run is open to the page, on purpose (an app passes its
+    // policy here, and the router asks it on every route).
+    authorize: 'public',
   });
   const demoRoutes = demoApi({ demo, dropConnections: (runId) => connections.drop(runId) });
   const listRoutes = runsListApi({ store: demo.store, events: demo.hub, log });

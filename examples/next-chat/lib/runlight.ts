@@ -46,6 +46,9 @@ export function runlight(): Runlight {
     }),
     multiplex: createMultiplexHandlers({ store, runtime: hub }),
     basePath: '/api',
+    // An example without users: every run is open on purpose. An app passes its policy here
+    // (`authorize: async ({ request, runId, action }) => …`); the router asks it on every route.
+    authorize: 'public',
   });
   const created = { store, runtime, router };
   (globalThis as { __runlight?: Runlight }).__runlight = created;

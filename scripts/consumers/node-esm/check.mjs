@@ -24,7 +24,7 @@ for (const [name, module, names] of [
 const store = runtime.createAgentRuntimeStore(runtime.createMemoryDriver());
 const agents = runtime.createAgentRuntime({ store, owner: 'consumer-check' });
 const handlers = runtime.createRunHandlers({ store, runtime: agents });
-const route = runtime.createRunRouter({ handlers, basePath: '/api' });
+const route = runtime.createRunRouter({ handlers, basePath: '/api', authorize: 'public' });
 const server = createServer(runtime.toNodeListener(route));
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const baseUrl = `http://127.0.0.1:${server.address().port}/api`;

@@ -34,6 +34,8 @@ export async function server(pool: Parameters<typeof migrate>[0]): Promise<Agent
   const route = createRunRouter({
     handlers: createRunHandlers({ store, runtime }),
     basePath: '/api',
+    authorize: async ({ request, action }) =>
+      action === 'read' && request.headers.get('authorization') === 'Bearer demo',
   });
   createServer(toNodeListener(route)).listen(3000);
   const { done } = runtime.startRun({

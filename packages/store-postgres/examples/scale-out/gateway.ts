@@ -2,10 +2,13 @@
 import { startGateway } from '../../src/scale-out/gateway';
 import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
 
-const deployment = await connectPostgresDeployment({ schema: process.env.RUNLIGHT_SCHEMA });
+// A local example: every run is open on purpose (a deployment passes its `authorize` policy).
+const deployment = await connectPostgresDeployment({
+  schema: process.env.RUNLIGHT_SCHEMA,
+  authorize: 'public',
+});
 const gateway = await startGateway({
-  store: deployment.store,
-  bus: deployment.bus,
+  ...deployment, // store, bus and the deployment's access policy
   port: Number(process.env.PORT ?? 0),
   basePath: '/api',
 });

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import {
   createRunHandlers,
   createRunRouter,
+  type RunAccessPolicy,
+  type RunCorsOptions,
   type RunEventSource,
   type RunHandlersOptions,
   toNodeListener,
@@ -23,6 +25,17 @@ export interface GatewayOptions {
    * 7… s.
    */
   backlog?: number;
+  /**
+   * The access policy of every route the gateway serves (`createRunRouter({ authorize })`):
+   * an `Authorize` function, or `'public'` to serve every run to anyone on purpose. Left out,
+   * the router warns once and every route is open. `connectPostgresDeployment({ authorize })`
+   * carries one for `startGateway({ ...deployment })`.
+   */
+  authorize?: RunAccessPolicy | undefined;
+  /** How often open event streams re-ask `authorize`. Default 60 000 ms. */
+  reauthorizeMs?: number | undefined;
+  /** Cross-origin access for pages on other origins (`createRunRouter({ cors })`). */
+  cors?: RunCorsOptions | undefined;
   onError?: (error: unknown) => void;
 }
 
@@ -39,8 +52,8 @@ export interface Gateway {
  * event loop; add gateways behind a load balancer to serve more watchers.
  *
  * @example
- * const deployment = await connectPostgresDeployment({ connectionString });
- * const gateway = await startGateway({ store: deployment.store, bus: deployment.bus, port: 3001 });
+ * const deployment = await connectPostgresDeployment({ connectionString, authorize });
+ * const gateway = await startGateway({ ...deployment, port: 3001 }); // store, bus, authorize
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const handlers = createRunHandlers({
@@ -48,7 +61,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     runtime: options.bus,
     onError: options.onError,
   });
-  const route = createRunRouter({ handlers, basePath: options.basePath });
+  const route = createRunRouter({
+    handlers,
+    basePath: options.basePath,
+    ...(options.authorize === undefined ? {} : { authorize: options.authorize }),
+    ...(options.reauthorizeMs === undefined ? {} : { reauthorizeMs: options.reauthorizeMs }),
+    ...(options.cors === undefined ? {} : { cors: options.cors }),
+  });
   const server = createServer(toNodeListener(route, { onError: options.onError }));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,8 @@
-import { type AgentRuntimeStore, createAgentRuntimeStore } from '@runlight/runtime';
+import {
+  type AgentRuntimeStore,
+  createAgentRuntimeStore,
+  type RunAccessPolicy,
+} from '@runlight/runtime';
 import pg from 'pg';
 import { migrate } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
@@ -17,6 +21,11 @@ export interface PostgresDeploymentOptions {
   migrate?: boolean;
   /** Hears bus failures (notify, read, parse). */
   onError?: (error: unknown) => void;
+  /**
+   * The deployment's access policy, handed back as `deployment.authorize` so every gateway
+   * serves behind the same one: `startGateway({ ...deployment })`.
+   */
+  authorize?: RunAccessPolicy;
 }
 
 /** What every runner and gateway process of one deployment shares: the store and the bus. */
@@ -24,6 +33,8 @@ export interface PostgresDeployment {
   pool: pg.Pool;
   store: AgentRuntimeStore;
   bus: PostgresEventBus;
+  /** The `authorize` option, for `startGateway({ ...deployment })`. */
+  authorize: RunAccessPolicy | undefined;
   /** Stops listening and, when this function opened the pool, ends it. */
   close(): Promise<void>;
 }
@@ -61,6 +72,7 @@ export async function connectPostgresDeployment(
       pool,
       store,
       bus,
+      authorize: options.authorize,
       async close() {
         await bus.close();
         if (owned) await pool.end();

@@ -4,7 +4,11 @@ import { runlight } from '../../../../lib/runlight';
 
 export const dynamic = 'force-dynamic';
 
-const route = createRunRouter({ handlers: runlight.handlers, basePath: '/api' });
+const route = createRunRouter({
+  handlers: runlight.handlers,
+  basePath: '/api',
+  authorize: runlight.authorize, // asked on every route, before anything is read
+});
 
 async function handle(request: Request): Promise<Response> {
   return (await route(request)) ?? new Response('Not found', { status: 404 });
