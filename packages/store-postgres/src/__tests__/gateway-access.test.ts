@@ -1,4 +1,5 @@
 import {
+  type AgentRuntimeStore,
   type Authorize,
   createAgentRuntimeStore,
   createMemoryDriver,
@@ -21,7 +22,9 @@ const bearer: Authorize = ({ request }) =>
     ? true
     : new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
 
-async function gateway(options: Omit<GatewayOptions, 'store' | 'bus'> & Partial<GatewayOptions>) {
+async function gateway(
+  options: Omit<GatewayOptions, 'store' | 'bus'> & { store?: AgentRuntimeStore },
+) {
   const store = options.store ?? createAgentRuntimeStore(createMemoryDriver());
   await store.createRun({ runId: 'run-1' });
   const started = await startGateway({ bus: new RunEventHub(), ...options, store });
