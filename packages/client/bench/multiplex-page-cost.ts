@@ -33,6 +33,7 @@ async function server(): Promise<void> {
     handlers: runtime.createRunHandlers({ store, runtime: hub }),
     multiplex: runtime.createMultiplexHandlers({ store, runtime: hub }),
     basePath: '/api',
+    authorize: 'public',
   });
   const http = createServer(runtime.toNodeListener(route));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

@@ -151,7 +151,7 @@ function serve(
   source: RunEventBus | ReturnType<typeof createAgentRuntime>,
 ) {
   const handlers = createRunHandlers({ store, runtime: source });
-  return listen(createServer(toNodeListener(createRunRouter({ handlers }))));
+  return listen(createServer(toNodeListener(createRunRouter({ handlers, authorize: 'public' }))));
 }
 
 async function startHub(): Promise<number> {

@@ -135,13 +135,16 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
           continue;
         }
         const refused = await refusal(request, runId);
+        if (refused !== null) {
+          stream.refuse({ runId, ...refused });
+          continue;
+        }
+        // Each run's access is re-asked while it streams; a revoked run ends alone.
         const reauthorize = streamReauthorization(
           { request, runId, own: options.authorize, onError },
           options.reauthorizeMs,
         );
-        if (refused === null)
-          stream.add({ ...subscription, ...(reauthorize ? { reauthorize } : {}) });
-        else stream.refuse({ runId, ...refused });
+        stream.add({ ...subscription, ...(reauthorize ? { reauthorize } : {}) });
       }
       stream.seal();
       return new Response(stream.readable, { headers: SSE_HEADERS });
