@@ -91,7 +91,7 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
   const runs = `${base}/runs`;
   const prefix = `${runs}/`;
   const routes = RUN_ROUTES.filter((route) => multiplex !== undefined || !route.multiplex);
-  const served = routes.map((route) => route.path);
+  const runEvents = `${base}/run-events`;
   if (options.authorize === undefined) warnOpenOnce();
   const access = {
     authorize: options.authorize === 'public' ? null : (options.authorize ?? null),
@@ -106,7 +106,7 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
       // Ours under any reading (as sent, or as a URL parser normalised it): refuse, never guess.
       const parsed = new URL(request.url).pathname;
       const ours = (path: string) =>
-        path === runs || path.startsWith(prefix) || served.includes(path.slice(base.length));
+        path === runs || path.startsWith(prefix) || (multiplex !== undefined && path === runEvents);
       if (!ours(raw) && !ours(parsed) && !ours(raw.replace(/\/{2,}/g, '/'))) return null;
       return jsonError(400, 'bad_path', `The request path ${problem}`);
     }

@@ -8,6 +8,7 @@ import type { Authorize, AuthorizeInput } from '../authorize';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';
 import { createRunRouter } from '../create-run-router';
+import { setRawRequestTarget } from '../request-target';
 import { RUN_ROUTES, type RunRoute, type RunRouteName } from '../run-routes';
 import { toNodeListener } from '../to-node-listener';
 import { listen, publishingDriver, ScriptedRun, SseReader } from './http-test-kit';
@@ -235,6 +236,27 @@ describe('one access policy for every route the router serves', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe('paths that normalise to a route', () => {
+  it('/api/x/../run-events is refused 400 bad_path when the router serves run-events, left to the host when not', async () => {
+    const store = createAgentRuntimeStore(createMemoryDriver());
+    const hub = new RunEventHub();
+    const handlers = createRunHandlers({ store, runtime: hub });
+    const target = '/api/x/../run-events?run=run-1';
+    const request = () => {
+      const built = new Request(new URL(target, 'http://test'));
+      setRawRequestTarget(built, target);
+      return built;
+    };
+    const multiplex = createMultiplexHandlers({ store, runtime: hub });
+    const served = createRunRouter({ handlers, multiplex, basePath: '/api', authorize: 'public' });
+    const response = await served(request());
+    expect(response?.status).toBe(400);
+    expect((await response!.json()).error.code).toBe('bad_path');
+    const without = createRunRouter({ handlers, basePath: '/api', authorize: 'public' });
+    expect(await without(request())).toBeNull();
   });
 });
 
