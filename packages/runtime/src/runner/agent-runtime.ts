@@ -385,6 +385,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   return {
     subscribe: (runId, listener) => bus.subscribe(runId, listener),
     liveDeltas: (runId) => bus.liveDeltas(runId),
+    // A bus across processes may go deaf; the SSE handlers serving this runtime must know.
+    health: () => bus.health?.() ?? 'live',
 
     startRun({ runId, ...execution }) {
       return launch(runId, execution, async () => {
