@@ -185,7 +185,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     Math.floor(options.checkpointEveryEvents ?? DEFAULT_CHECKPOINT_EVERY_EVENTS),
   );
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const bus = options.events ?? new RunEventHub();
+  const bus: RunEventBus = options.events ?? new RunEventHub();
   const log = options.onLog ?? defaultLog;
   const queue = new RunMutationQueue();
   const publishing = resilientStore(publishingStore(store, bus), {
