@@ -112,7 +112,6 @@ export async function createPostgresEventBus(
 
 class PostgresEventBusImpl implements PostgresEventBus {
   readonly instanceId: string;
-  readonly #sql: SqlClient;
   readonly #channel: string;
   readonly #tables: ReturnType<typeof runlightTables>;
   readonly #onError: (error: unknown) => void;
@@ -124,7 +123,6 @@ class PostgresEventBusImpl implements PostgresEventBus {
   #closed = false;
 
   constructor(sql: SqlClient, options: PostgresEventBusOptions) {
-    this.#sql = sql;
     this.instanceId = options.instanceId ?? randomUUID();
     this.#channel = checkIdentifier('channel', options.channel ?? 'runlight_events');
     this.#tables = runlightTables(options);

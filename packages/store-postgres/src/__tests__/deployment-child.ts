@@ -40,6 +40,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     })
     .done.then(
       (run) => process.stdout.write(`${JSON.stringify({ runId, status: run.status })}\n`),
-      (error: unknown) => process.stdout.write(`${JSON.stringify({ runId, error: String(error) })}\n`),
+      (error: unknown) =>
+        process.stdout.write(`${JSON.stringify({ runId, error: String(error) })}\n`),
     );
 }

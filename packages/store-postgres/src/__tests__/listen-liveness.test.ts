@@ -13,7 +13,10 @@ import { listenOnLoopback, modelRequest } from '@runlight/test-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ListenTimeoutError } from '../listen-connection';
-import { connectPostgresDeployment, type PostgresDeployment } from '../scale-out/postgres-deployment';
+import {
+  connectPostgresDeployment,
+  type PostgresDeployment,
+} from '../scale-out/postgres-deployment';
 import { LIVENESS_PROBE_SQL, toSqlClient } from '../sql-client';
 import { type SseWatcher, watchEvents } from './sse-watcher';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
@@ -244,5 +247,13 @@ describe.runIf(serverUnavailable === null)(`a gateway's LISTEN connection (${ser
     // Hearing again, the heartbeat is back.
     await vi.waitFor(() => expect(idle!.pings.filter((at) => at > liveAt)).not.toEqual([]));
     expect(thawedAt).toBeGreaterThan(deafAt);
+  }, 30_000);
+
+  it('closes at once while deaf, however long the proxy hangs', async () => {
+    const { proxy, gateway } = await setUp();
+    proxy.freeze(undefined, true);
+    await vi.waitFor(() => expect(gateway.bus.health()).toBe('deaf'), { timeout: FREEZE_MS });
+    // Its reconnect loop and timed waits stop; nothing of the bus is left waiting on the proxy.
+    expect(await within(gateway.bus.close(), FREEZE_MS)).not.toBe('timed out');
   }, 30_000);
 });

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RunEventHub, type RunEventSource, type RunEventSourceHealth } from '../../events/event-hub';
+import {
+  RunEventHub,
+  type RunEventSource,
+  type RunEventSourceHealth,
+} from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
