@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunEventSourceHealth } from '@runlight/runtime';
+import { ListenTimeoutError } from './listen-timeout-error';
 import type { ListenHandle, SqlClient } from './sql-client';
 
 export interface ListenConnectionOptions {
@@ -20,14 +21,6 @@ export interface ListenConnectionOptions {
 /** The first retry after a loss, doubling up to the cap; retries never stop. */
 const FIRST_RETRY_MS = 50;
 const MAX_RETRY_MS = 5_000;
-
-/** A connection that did not answer in time (a half-open socket, a hung proxy). */
-export class ListenTimeoutError extends Error {
-  constructor(what: string, ms: number) {
-    super(`The bus's LISTEN connection: ${what} took longer than ${ms} ms`);
-    this.name = 'ListenTimeoutError';
-  }
-}
 
 /**
  * The bus's LISTEN connection, kept alive. It proves it still hears with a probe — a NOTIFY

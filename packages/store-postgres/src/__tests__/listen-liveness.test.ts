@@ -12,7 +12,7 @@ import { scriptedModel } from '@runlight/runtime/testing';
 import { listenOnLoopback, modelRequest } from '@runlight/test-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ListenTimeoutError } from '../listen-connection';
+import { ListenTimeoutError } from '../listen-timeout-error';
 import {
   connectPostgresDeployment,
   type PostgresDeployment,
@@ -191,7 +191,7 @@ describe.runIf(serverUnavailable === null)(`a gateway's LISTEN connection (${ser
         expect(isTerminal(watcher.messages.at(-1)!.event)).toBe(true);
       }
     }
-    expect(errors.some((error) => error instanceof ListenTimeoutError)).toBe(true);
+    expect(errors.some((error) => ListenTimeoutError.isInstance(error))).toBe(true);
     expect(health.map((change) => change.health)).toEqual(['deaf', 'live']);
     expect(gateway.bus.health()).toBe('live');
   }, 30_000);
