@@ -30,7 +30,8 @@ import {
 
 /** The issue's figure: a LISTEN backend frozen this long must be noticed well within it. */
 const FREEZE_MS = 10_000;
-const LIVENESS = { livenessIntervalMs: 500, livenessTimeoutMs: 1_000 };
+/** Short, so the tests are; a timeout generous enough for a busy machine's healthy probe. */
+const LIVENESS = { livenessIntervalMs: 500, livenessTimeoutMs: 2_000 };
 const HEARTBEAT_MS = 100;
 
 const isTerminal = (event: RunEvent) =>
@@ -192,7 +193,8 @@ describe.runIf(serverUnavailable === null)(`a gateway's LISTEN connection (${ser
       }
     }
     expect(errors.some((error) => ListenTimeoutError.isInstance(error))).toBe(true);
-    expect(health.map((change) => change.health)).toEqual(['deaf', 'live']);
+    expect(health.map((change) => change.health)).toContain('deaf');
+    expect(health.at(-1)?.health).toBe('live');
     expect(gateway.bus.health()).toBe('live');
   }, 30_000);
 

@@ -257,13 +257,14 @@ export function busTests(open: () => Promise<TestDatabase>) {
   });
 
   it('proves it hears with probes that no instance takes for an event or an error', async () => {
-    const probing = { livenessIntervalMs: 10, livenessTimeoutMs: 5_000 };
+    // A probe that never came back would make a bus deaf within the wait below.
+    const probing = { livenessIntervalMs: 10, livenessTimeoutMs: 1_000 };
     const [a, b] = [await openBus(probing), await openBus(probing)];
     const run = await startRun();
     const onB = follow(b, run.runId);
     const healths: string[] = [];
     b.onHealthChange((health) => healths.push(health));
-    await new Promise((resolve) => setTimeout(resolve, 200)); // many probes each way
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // many probes each way
     a.publish(delta(run.runId, 0, 1));
     await vi.waitFor(() => expect(onB.seen).toEqual(['d0.1']));
     expect([a.health(), b.health()]).toEqual(['live', 'live']);
