@@ -9,7 +9,11 @@ export { RunlightError } from './errors/runlight-error';
 export { StoreConflictError } from './errors/store-conflict-error';
 export { StoreRecordError } from './errors/store-record-error';
 export { StoreUnavailableError } from './errors/store-unavailable-error';
-export type { RunEventListener, RunEventSource } from './events/event-hub';
+export type {
+  RunEventListener,
+  RunEventSource,
+  RunEventSourceHealth,
+} from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
 export type { RunAccessPolicy } from './http/access-policy';

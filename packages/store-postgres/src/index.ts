@@ -1,3 +1,4 @@
+export { ListenTimeoutError } from './listen-timeout-error';
 export type { PostgresSchemaOptions, RunlightTables } from './migrate';
 export { DEFAULT_SCHEMA, migrate, runlightTables } from './migrate';
 export type { PostgresDriverOptions } from './postgres-driver';
@@ -11,5 +12,11 @@ export type {
   PostgresDeploymentOptions,
 } from './scale-out/postgres-deployment';
 export { connectPostgresDeployment } from './scale-out/postgres-deployment';
-export type { PostgresClient, SqlClient, SqlQueryable, SqlStatement } from './sql-client';
-export { toSqlClient } from './sql-client';
+export type {
+  ListenHandle,
+  PostgresClient,
+  SqlClient,
+  SqlQueryable,
+  SqlStatement,
+} from './sql-client';
+export { LIVENESS_PROBE_SQL, toSqlClient } from './sql-client';

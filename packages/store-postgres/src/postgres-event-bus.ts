@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { PGliteInterface } from '@electric-sql/pglite';
+import { type RunDeltaEvent, type RunEvent, safeParseRunEvent } from '@runlight/protocol';
 import {
-  type DurableRunEvent,
-  type RunDeltaEvent,
-  type RunEvent,
-  safeParseRunEvent,
-} from '@runlight/protocol';
-import { type RunEventBus, RunEventHub, type RunEventListener } from '@runlight/runtime';
+  type RunEventBus,
+  RunEventHub,
+  type RunEventListener,
+  type RunEventSourceHealth,
+} from '@runlight/runtime';
 import type { Pool } from 'pg';
 import { type DurablePointer, decodeNotification } from './bus-notification';
+import { EventLogReader } from './event-log-reader';
+import { ListenConnection } from './listen-connection';
 import { checkIdentifier, type PostgresSchemaOptions, runlightTables } from './migrate';
 import { NotificationOutbox } from './notification-outbox';
 import { type SqlClient, toSqlClient } from './sql-client';
@@ -27,7 +29,21 @@ export interface PostgresEventBusOptions extends PostgresSchemaOptions {
    * through a table row. Default 7900.
    */
   maxPayloadBytes?: number;
-  /** Hears failures to notify, to read a row, and notifications that do not parse. */
+  /**
+   * How often the LISTEN connection proves it still hears: a NOTIFY to itself on the channel,
+   * sent through that connection (a half-open socket or a hung proxy fails it). Default 5000 ms
+   * between probes; 0 sends none.
+   */
+  livenessIntervalMs?: number;
+  /**
+   * How long a probe — or connecting and LISTEN after a loss — may take before the connection
+   * counts as lost and is replaced. Default 5000 ms.
+   */
+  livenessTimeoutMs?: number;
+  /**
+   * Hears failures to notify, to read a row, notifications that do not parse, and each loss of
+   * the LISTEN connection and failed attempt to listen again.
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -38,6 +54,9 @@ export interface PostgresEventBus extends RunEventBus {
   listenerCount(runId: string): number;
   /** Resolves once every event published so far has been handed to PostgreSQL. */
   flushed(): Promise<void>;
+  /** `deaf` from a loss of the LISTEN connection until it listens again. */
+  health(): RunEventSourceHealth;
+  onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void;
   /** Sends what is pending, stops listening and returns the LISTEN connection (before `pool.end()`). */
   close(): Promise<void>;
 }
@@ -70,9 +89,11 @@ function toList(produced: RunEvent | readonly RunEvent[]): readonly RunEvent[] {
  * - Each instance keeps the live-delta buffer from what it receives, with `RunEventHub`'s
  *   semantics: the deltas since the last checkpoint.
  *
- * Notifications sent while an instance's LISTEN connection is down are lost to it: once it
- * listens again it reads the durable events its subscribers missed from the event log; a lost
- * delta leaves a `seq` hole that the SSE stream reports (`reset`) so the client reloads.
+ * Notifications sent while an instance's LISTEN connection is down are lost to it. The
+ * connection proves it hears (`ListenConnection`: a probe every `livenessIntervalMs`); from a
+ * loss until it listens again the bus is `deaf` (`health()`; the SSE handlers stop pinging).
+ * Then it reads the durable events its subscribers missed from the event log; a lost delta
+ * leaves a `seq` hole that the SSE stream reports (`reset`) so the client reloads.
  *
  * @example
  * const bus = await createPostgresEventBus({ pool });
@@ -91,24 +112,23 @@ export async function createPostgresEventBus(
 
 class PostgresEventBusImpl implements PostgresEventBus {
   readonly instanceId: string;
-  readonly #sql: SqlClient;
   readonly #channel: string;
   readonly #tables: ReturnType<typeof runlightTables>;
   readonly #onError: (error: unknown) => void;
   readonly #hub: RunEventHub;
   readonly #orders = new Map<string, RunOrder>();
   readonly #outbox: NotificationOutbox;
-  #stopListening: (() => Promise<void>) | null = null;
-  #reconnecting: Promise<void> | null = null;
+  readonly #log: EventLogReader;
+  readonly #listening: ListenConnection;
   #closed = false;
 
   constructor(sql: SqlClient, options: PostgresEventBusOptions) {
-    this.#sql = sql;
     this.instanceId = options.instanceId ?? randomUUID();
     this.#channel = checkIdentifier('channel', options.channel ?? 'runlight_events');
     this.#tables = runlightTables(options);
     this.#onError = options.onError ?? (() => {});
     this.#hub = new RunEventHub({ onListenerError: this.#onError });
+    this.#log = new EventLogReader(sql, this.#tables, this.#onError);
     this.#outbox = new NotificationOutbox({
       sql,
       channel: this.#channel,
@@ -117,46 +137,42 @@ class PostgresEventBusImpl implements PostgresEventBus {
       maxPayloadBytes: options.maxPayloadBytes ?? 7_900,
       onError: this.#onError,
     });
+    this.#listening = new ListenConnection({
+      sql,
+      channel: this.#channel,
+      instanceId: this.instanceId,
+      livenessIntervalMs: options.livenessIntervalMs ?? 5_000,
+      livenessTimeoutMs: options.livenessTimeoutMs ?? 5_000,
+      onNotification: (payload) => this.#receive(payload),
+      onError: this.#onError,
+      onListeningAgain: () => this.#catchUp(),
+    });
   }
 
-  async start(): Promise<void> {
-    this.#stopListening = await this.#sql.listen(
-      this.#channel,
-      (payload) => this.#receive(payload),
-      (error) => this.#lostListener(error),
-    );
+  start(): Promise<void> {
+    return this.#listening.start();
   }
 
   /**
-   * The LISTEN connection broke: listen again (backing off), then read from the event log
-   * every durable event the runs followed here may have missed meanwhile.
+   * Listening again after a loss: every run followed here may have missed durable events. A run
+   * whose delivered revision is known reads the events after it; one that had none delivered
+   * yet reads its latest event (its subscribers' own catch-up and gap reads — the SSE streams'
+   * — cover the rest). A delta buffer of a run nobody follows may miss a checkpoint or an end:
+   * it is dropped.
    */
-  #lostListener(error: unknown): void {
-    this.#onError(error);
-    if (this.#reconnecting || this.#closed) return;
-    const broken = this.#stopListening;
-    this.#stopListening = null;
-    this.#reconnecting = (async () => {
-      await broken?.().catch(() => {});
-      for (let delay = 50; !this.#closed; delay = Math.min(delay * 2, 5_000)) {
-        try {
-          await this.start();
-          break;
-        } catch (retryError) {
-          this.#onError(retryError);
-          await new Promise((resolve) => setTimeout(resolve, delay));
-        }
+  #catchUp(): void {
+    for (const [runId, order] of this.#orders) {
+      if (this.#hub.listenerCount(runId) === 0) {
+        this.#hub.endRun(runId);
+        this.#forgetIfIdle(runId);
+        continue;
       }
-      if (this.#closed) return;
-      for (const [runId, order] of this.#orders) {
-        if (this.#hub.listenerCount(runId) === 0) continue;
-        this.#accept(runId, () =>
-          order.revision === null ? [] : this.#readEvents(runId, order.revision, 2 ** 31 - 1),
-        );
-      }
-    })().finally(() => {
-      this.#reconnecting = null;
-    });
+      this.#accept(runId, () =>
+        order.revision === null
+          ? this.#log.latestEvent(runId)
+          : this.#log.events(runId, order.revision, 2 ** 31 - 1),
+      );
+    }
   }
 
   publish(event: RunEvent): void {
@@ -176,6 +192,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
   }
 
   subscribe(runId: string, listener: RunEventListener): () => void {
+    this.#order(runId); // a followed run is caught up after a loss, even before its first event
     const unsubscribe = this.#hub.subscribe(runId, listener);
     return () => {
       unsubscribe();
@@ -200,14 +217,20 @@ class PostgresEventBusImpl implements PostgresEventBus {
     return this.#outbox.flushed();
   }
 
+  health(): RunEventSourceHealth {
+    return this.#listening.health;
+  }
+
+  onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void {
+    return this.#listening.onHealthChange(listener);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.flushed();
     this.#closed = true;
-    await this.#reconnecting;
     await Promise.all([...this.#orders.values()].map((order) => order.tail));
-    await this.#stopListening?.();
-    this.#stopListening = null;
+    await this.#listening.close();
   }
 
   #receive(payload: string): void {
@@ -228,7 +251,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
           break;
         }
         case 'delta-row':
-          this.#accept(message.runId, () => this.#readDeltaRow(message.runId, message.id));
+          this.#accept(message.runId, () => this.#log.deltaRow(message.runId, message.id));
           break;
         case 'durable':
           this.#accept(message.runId, () => this.#pointer(message));
@@ -320,7 +343,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
 
   async #deliver(order: RunOrder, event: RunEvent): Promise<void> {
     if (event.type !== 'run-delta' && this.#needsGap(order, event)) {
-      const missing = await this.#readEvents(event.runId, order.revision!, event.revision - 1);
+      const missing = await this.#log.events(event.runId, order.revision!, event.revision - 1);
       for (const earlier of missing) this.#deliverNow(order, earlier);
     }
     this.#deliverNow(order, event);
@@ -354,7 +377,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
       return [];
     }
     const after = order.revision ?? pointer.revision - 1;
-    return this.#readEvents(pointer.runId, after, pointer.revision).then((events) => {
+    return this.#log.events(pointer.runId, after, pointer.revision).then((events) => {
       if (events.at(-1)?.revision !== pointer.revision) {
         // Committed before it was announced, so it must be there — unless the instances do
         // not share the schema.
@@ -366,34 +389,5 @@ class PostgresEventBusImpl implements PostgresEventBus {
       }
       return events;
     });
-  }
-
-  async #readEvents(runId: string, after: number, upTo: number): Promise<DurableRunEvent[]> {
-    const rows = await this.#sql.query<{ event: unknown }>({
-      text: `SELECT event FROM ${this.#tables.events}
-             WHERE run_id = $1 AND revision > $2 AND revision <= $3 ORDER BY revision`,
-      values: [runId, after, upTo],
-    });
-    const events: DurableRunEvent[] = [];
-    for (const row of rows) {
-      // Stored without their run id (the row's key): put it back.
-      const parsed = safeParseRunEvent({ ...(row.event as object), runId });
-      if (parsed.success && parsed.data.type !== 'run-delta') events.push(parsed.data);
-      else
-        this.#onError(parsed.success ? new TypeError('a stored event is a delta') : parsed.error);
-    }
-    return events;
-  }
-
-  async #readDeltaRow(runId: string, id: string): Promise<readonly RunEvent[]> {
-    const [row] = await this.#sql.query<{ delta: unknown }>({
-      text: `SELECT delta FROM ${this.#tables.liveDeltas} WHERE id = $1::bigint AND run_id = $2`,
-      values: [id, runId],
-    });
-    if (!row) return []; // swept already: a `seq` hole the SSE stream reports
-    const parsed = safeParseRunEvent(row.delta);
-    if (parsed.success && parsed.data.type === 'run-delta') return [parsed.data];
-    this.#onError(parsed.success ? new TypeError('a live delta row holds no delta') : parsed.error);
-    return [];
   }
 }

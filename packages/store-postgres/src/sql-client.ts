@@ -21,15 +21,34 @@ export interface SqlQueryable {
 export interface SqlClient extends SqlQueryable {
   transaction<T>(work: (client: SqlQueryable) => Promise<T>): Promise<T>;
   /**
-   * Listens on `channel`; resolves once LISTEN is active, to the function that stops it.
-   * A pool dedicates one connection to it; `onError` hears when that connection breaks.
+   * Listens on `channel`; resolves once LISTEN is active, to its handle. A pool dedicates one
+   * connection to it; `onError` hears when that connection breaks or ends.
    */
   listen(
     channel: string,
     onNotification: (payload: string) => void,
     onError: (error: unknown) => void,
-  ): Promise<() => Promise<void>>;
+  ): Promise<ListenHandle>;
 }
+
+/** One active LISTEN (see `SqlClient.listen`). */
+export interface ListenHandle {
+  /**
+   * NOTIFY the channel through the listening connection itself (`LIVENESS_PROBE_SQL`): its
+   * own notification comes back on it only if that connection still works both ways.
+   */
+  notify(payload: string): Promise<void>;
+  /** UNLISTEN, then returns the connection to its pool. */
+  stop(): Promise<void>;
+  /** Gives up a broken or silent connection: the pool closes it (a pending query fails). */
+  destroy(error: Error): void;
+}
+
+/**
+ * The statement of the bus's liveness probe. Its text names it in `pg_stat_activity`, so an
+ * operator (or a test) can tell the LISTEN connection from the pool's others.
+ */
+export const LIVENESS_PROBE_SQL = 'SELECT pg_notify($1, $2) AS runlight_liveness';
 
 /** A node-postgres `Pool` or a PGlite instance (`PGlite`, `PGliteWorker`). */
 export type PostgresClient = Pool | PGliteInterface;
@@ -48,9 +67,18 @@ function fromPglite(db: PGliteInterface): SqlClient {
     query: queryOn(db),
     transaction: (work) => db.transaction((tx) => work({ query: queryOn(tx) })),
     async listen(channel, onNotification) {
-      const stop = await db.listen(channel, onNotification);
-      return async () => {
-        if (!db.closed) await stop();
+      const unlisten = await db.listen(channel, onNotification);
+      const stop = async () => {
+        if (!db.closed) await unlisten();
+      };
+      return {
+        async notify(payload) {
+          await db.query(LIVENESS_PROBE_SQL, [channel, payload]);
+        },
+        stop,
+        destroy: () => {
+          stop().catch(() => {});
+        },
       };
     },
   };
@@ -65,47 +93,81 @@ function fromPool(pool: Pool): SqlClient {
     query: queryOn(pool),
     async transaction(work) {
       const connection = await pool.connect();
+      // Checked out, a connection has no pool listener: a backend that dies between two
+      // statements would emit an unhandled 'error'. The next statement fails instead.
+      let broken: Error | undefined;
+      const onBroken = (error: Error) => {
+        broken ??= error;
+      };
+      connection.on('error', onBroken);
+      const release = (error?: Error) => {
+        connection.off('error', onBroken);
+        connection.release(error ?? broken);
+      };
       try {
         await connection.query('BEGIN');
         const result = await work({ query: queryOn(connection) });
         await connection.query('COMMIT');
-        connection.release();
+        release();
         return result;
       } catch (error) {
         // A connection whose ROLLBACK fails is broken: destroy it instead of pooling it.
         await connection.query('ROLLBACK').then(
-          () => connection.release(),
-          (rollbackError: Error) => connection.release(rollbackError),
+          () => release(),
+          (rollbackError: Error) => release(rollbackError),
         );
         throw error;
       }
     },
     async listen(channel, onNotification, onError) {
       const connection = await pool.connect();
-      const handle = (message: { channel: string; payload?: string }) => {
+      const notified = (message: { channel: string; payload?: string }) => {
         if (message.channel === channel) onNotification(message.payload ?? '');
       };
       let broken: Error | undefined;
+      let released = false;
       const fail = (error: Error) => {
+        if (broken || released) return;
         broken = error;
         onError(error);
       };
-      connection.on('notification', handle);
+      const ended = () => fail(new Error('The LISTEN connection ended'));
+      connection.on('notification', notified);
       connection.on('error', fail);
+      connection.on('end', ended);
+      const release = (error: Error | undefined) => {
+        if (released) return;
+        released = true;
+        connection.off('notification', notified);
+        connection.off('end', ended);
+        connection.off('error', fail);
+        // A client given up may still report its socket's end: that must not be unhandled.
+        if (error) connection.on('error', () => {});
+        connection.release(error);
+      };
       try {
         await connection.query(`LISTEN ${quoteIdentifier(channel)}`);
       } catch (error) {
-        connection.release(error as Error);
+        release(error as Error);
         throw error;
       }
-      return async () => {
-        connection.off('notification', handle);
-        try {
-          if (!broken) await connection.query(`UNLISTEN ${quoteIdentifier(channel)}`);
-        } finally {
-          connection.off('error', fail);
-          connection.release(broken);
-        }
+      return {
+        async notify(payload) {
+          await connection.query({ text: LIVENESS_PROBE_SQL, values: [channel, payload] });
+        },
+        async stop() {
+          if (released) return;
+          try {
+            if (!broken) await connection.query(`UNLISTEN ${quoteIdentifier(channel)}`);
+          } catch (error) {
+            broken ??= error as Error;
+          }
+          release(broken);
+        },
+        destroy(error) {
+          broken ??= error;
+          release(broken);
+        },
       };
     },
   };

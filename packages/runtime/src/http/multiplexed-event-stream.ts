@@ -186,7 +186,10 @@ export class MultiplexedEventStream {
   }
 
   readonly #tick = () => {
-    if (!this.#wroteSinceTick) this.#write(encoder.encode(SSE_PING));
+    // No ping while the source is deaf (as `RunEventStream`): the client's stall timer fires.
+    if (!this.#wroteSinceTick && this.#options.source.health?.() !== 'deaf') {
+      this.#write(encoder.encode(SSE_PING));
+    }
     this.#wroteSinceTick = false;
   };
 

@@ -338,7 +338,9 @@ export class RunEventStream {
       this.#drop(idle);
       return;
     }
-    if (!this.#wroteSinceTick) this.#write(PING);
+    // A deaf source (its bus lost its connection) must not tell the client all is well: without
+    // pings its stall timer fires and it reconnects, reading the store (see http/README.md).
+    if (!this.#wroteSinceTick && this.#options.source.health?.() !== 'deaf') this.#write(PING);
     this.#wroteSinceTick = false;
   };
 

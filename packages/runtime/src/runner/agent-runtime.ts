@@ -185,7 +185,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     Math.floor(options.checkpointEveryEvents ?? DEFAULT_CHECKPOINT_EVERY_EVENTS),
   );
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const bus = options.events ?? new RunEventHub();
+  const bus: RunEventBus = options.events ?? new RunEventHub();
   const log = options.onLog ?? defaultLog;
   const queue = new RunMutationQueue();
   const publishing = resilientStore(publishingStore(store, bus), {
@@ -385,6 +385,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   return {
     subscribe: (runId, listener) => bus.subscribe(runId, listener),
     liveDeltas: (runId) => bus.liveDeltas(runId),
+    // A bus across processes may go deaf; the SSE handlers serving this runtime must know.
+    health: () => bus.health?.() ?? 'live',
 
     startRun({ runId, ...execution }) {
       return launch(runId, execution, async () => {

@@ -45,7 +45,12 @@ export function busTests(open: () => Promise<TestDatabase>) {
 
   const channel = () => `${schema}_events`;
   const openBus = async (
-    extra: { maxPayloadBytes?: number; onError?: (e: unknown) => void } = {},
+    extra: {
+      maxPayloadBytes?: number;
+      livenessIntervalMs?: number;
+      livenessTimeoutMs?: number;
+      onError?: (e: unknown) => void;
+    } = {},
   ) => {
     const client =
       database.name === 'PGlite'
@@ -249,6 +254,21 @@ export function busTests(open: () => Promise<TestDatabase>) {
     await vi.waitFor(() => expect(seen).toHaveLength(1));
     expect(String(seen[0])).toMatch(/event 1 is not in .*same schema/);
     expect(onB.seen).toEqual([]);
+  });
+
+  it('proves it hears with probes that no instance takes for an event or an error', async () => {
+    // A probe that never came back would make a bus deaf within the wait below.
+    const probing = { livenessIntervalMs: 10, livenessTimeoutMs: 1_000 };
+    const [a, b] = [await openBus(probing), await openBus(probing)];
+    const run = await startRun();
+    const onB = follow(b, run.runId);
+    const healths: string[] = [];
+    b.onHealthChange((health) => healths.push(health));
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // many probes each way
+    a.publish(delta(run.runId, 0, 1));
+    await vi.waitFor(() => expect(onB.seen).toEqual(['d0.1']));
+    expect([a.health(), b.health()]).toEqual(['live', 'live']);
+    expect(healths).toEqual([]); // and `errors` stays empty (afterEach)
   });
 
   it('stops delivering after unsubscribe and after close', async () => {

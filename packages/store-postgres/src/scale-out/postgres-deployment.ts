@@ -6,7 +6,11 @@ import {
 import pg from 'pg';
 import { migrate } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
-import { createPostgresEventBus, type PostgresEventBus } from '../postgres-event-bus';
+import {
+  createPostgresEventBus,
+  type PostgresEventBus,
+  type PostgresEventBusOptions,
+} from '../postgres-event-bus';
 
 export interface PostgresDeploymentOptions {
   /** A node-postgres pool; or `connectionString` to open one (closed by `close`). */
@@ -19,7 +23,16 @@ export interface PostgresDeploymentOptions {
   schema?: string;
   /** Run `migrate` first (idempotent; safe from several processes at once). Default true. */
   migrate?: boolean;
-  /** Hears bus failures (notify, read, parse). */
+  /**
+   * The bus's LISTEN liveness check (`createPostgresEventBus`): a probe every
+   * `livenessIntervalMs` (default 5000), given up after `livenessTimeoutMs` (default 5000).
+   */
+  livenessIntervalMs?: PostgresEventBusOptions['livenessIntervalMs'];
+  livenessTimeoutMs?: PostgresEventBusOptions['livenessTimeoutMs'];
+  /**
+   * Hears bus failures (notify, read, parse, each loss of the LISTEN connection) and the errors
+   * of the pool this function opens (an idle connection the server closed: the pool drops it).
+   */
   onError?: (error: unknown) => void;
   /**
    * The deployment's access policy, handed back as `deployment.authorize` so every gateway
@@ -27,6 +40,12 @@ export interface PostgresDeploymentOptions {
    */
   authorize?: RunAccessPolicy;
 }
+
+/**
+ * TCP keepalive on the pool's sockets from this idle time on: NAT tables and proxies keep an
+ * idle connection, and a peer that vanished is eventually noticed instead of waited on forever.
+ */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 
 /** What every runner and gateway process of one deployment shares: the store and the bus. */
 export interface PostgresDeployment {
@@ -52,12 +71,8 @@ export async function connectPostgresDeployment(
   options: PostgresDeploymentOptions = {},
 ): Promise<PostgresDeployment> {
   const owned = options.pool === undefined;
-  const pool =
-    options.pool ??
-    new pg.Pool({
-      connectionString: options.connectionString ?? process.env.DATABASE_URL,
-      max: options.max ?? 10,
-    });
+  const onError = options.onError ?? (() => {});
+  const pool = options.pool ?? openPool(options, onError);
   const schema = options.schema ?? 'runlight';
   try {
     if (options.migrate !== false) await migrate(pool, { schema });
@@ -66,7 +81,9 @@ export async function connectPostgresDeployment(
       pool,
       schema,
       channel: `${schema}_events`,
-      onError: options.onError,
+      livenessIntervalMs: options.livenessIntervalMs,
+      livenessTimeoutMs: options.livenessTimeoutMs,
+      onError,
     });
     return {
       pool,
@@ -82,4 +99,20 @@ export async function connectPostgresDeployment(
     if (owned) await pool.end().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * The pool this function owns. Without an `'error'` listener, PostgreSQL closing one idle
+ * connection (a restart, a failover, `pg_terminate_backend`, a proxy's idle timeout) would be an
+ * unhandled `'error'` event and take the process down; the pool has already dropped it.
+ */
+function openPool(options: PostgresDeploymentOptions, onError: (error: unknown) => void) {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString ?? process.env.DATABASE_URL,
+    max: options.max ?? 10,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+  });
+  pool.on('error', onError);
+  return pool;
 }
