@@ -45,7 +45,7 @@ export function createFleet(env: Record<string, string>): Fleet {
           ...process.env,
           ...env,
           SOAK_NAME: name,
-          DATABASE_URL: `${env.DATABASE_URL}?application_name=soak-${name}`,
+          DATABASE_URL: `${env.DATABASE_URL}?application_name=${env.SOAK_APP_PREFIX ?? 'soak-'}${name}`,
         },
         execArgv: [
           '--import',

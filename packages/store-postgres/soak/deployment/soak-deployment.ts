@@ -182,7 +182,14 @@ try {
         );
         member.expectedExit = true;
       }
+      // An orchestrator restarts what died, so the next faults are still measured.
       if (fleet.runners().length === 0) await fleet.start('runner', nextRunnerName());
+      for (const [index, watcher] of watchers.entries()) {
+        if (fleet.gateways().some((gateway) => gateway.name === watcher.gateway)) continue;
+        watcher.close();
+        const gateway = await fleet.start('gateway', `${watcher.gateway.split('.')[0]}.${wave}`);
+        watchers[index] = createWatcher(gateway.name, gateway.origin!);
+      }
       const found = violations.length - before;
       figures.push({ fault, notes, runs: runIds.length, recoveryMs, violations: found });
       log(
