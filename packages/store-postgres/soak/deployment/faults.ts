@@ -1,0 +1,108 @@
+import type pg from 'pg';
+import type { Fleet, Member } from './fleet';
+import type { PgProxy } from './pg-proxy';
+
+/** The faults of issue 21, one after another; each resolves when the fault has cleared. */
+export const FAULTS = [
+  'pg-restart',
+  'outage-10s',
+  'terminate-backends',
+  'listen-freeze',
+  'runner-sigkill',
+  'runner-sigstop',
+  'rolling-restart',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+
+export interface FaultContext {
+  fleet: Fleet;
+  proxy: PgProxy;
+  /** A pool straight to the server (not through the proxy). */
+  admin: pg.Pool;
+  /** Prefix of every application_name of this soak's processes. */
+  appPrefix: string;
+  leaseMs: number;
+  /** Runner names are numbered as they are started. */
+  nextRunnerName(): string;
+  log(line: string): void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function backendsOf(
+  context: FaultContext,
+  member?: Member,
+): Promise<{ pid: number; query: string }[]> {
+  const name = member ? `${context.appPrefix}${member.name}` : `${context.appPrefix}%`;
+  const { rows } = await context.admin.query<{ pid: number; query: string }>(
+    'SELECT pid, query FROM pg_stat_activity WHERE application_name LIKE $1 AND pid <> pg_backend_pid()',
+    [name],
+  );
+  return rows;
+}
+
+function onlyRunner(context: FaultContext): Member {
+  const [runner] = context.fleet.runners();
+  if (!runner) throw new Error('no runner alive');
+  return runner;
+}
+
+/** Injects `fault` and resolves once it has cleared, with notes for the report. */
+export async function inject(fault: Fault, context: FaultContext): Promise<string> {
+  const { fleet, proxy } = context;
+  switch (fault) {
+    case 'pg-restart': {
+      // What a restart does to clients: every connection reset, new ones refused for 3 s.
+      await proxy.refuse(3_000);
+      return 'connections reset, refused 3 s';
+    }
+    case 'outage-10s': {
+      await proxy.refuse(10_000);
+      return 'connections reset, refused 10 s';
+    }
+    case 'terminate-backends': {
+      const backends = await backendsOf(context);
+      await context.admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [
+        backends.map((backend) => backend.pid),
+      ]);
+      return `pg_terminate_backend of ${backends.length} connections`;
+    }
+    case 'listen-freeze': {
+      const [gateway] = fleet.gateways();
+      if (!gateway) throw new Error('no gateway alive');
+      const listening = (await backendsOf(context, gateway)).filter((backend) =>
+        /^\s*listen\b/i.test(backend.query),
+      );
+      if (listening.length === 0) throw new Error(`no LISTEN backend of ${gateway.name} found`);
+      for (const { pid } of listening) process.kill(pid, 'SIGSTOP');
+      await sleep(10_000);
+      for (const { pid } of listening) process.kill(pid, 'SIGCONT');
+      return `LISTEN backend of ${gateway.name} (pid ${listening.map((b) => b.pid).join(',')}) stopped 10 s`;
+    }
+    case 'runner-sigkill': {
+      const runner = onlyRunner(context);
+      await fleet.kill(runner);
+      // The orchestrator starts a replacement, as a deployment's would.
+      await fleet.start('runner', context.nextRunnerName());
+      return `${runner.name} SIGKILLed, replacement started`;
+    }
+    case 'runner-sigstop': {
+      const runner = onlyRunner(context);
+      runner.child.kill('SIGSTOP');
+      await sleep(context.leaseMs + 2_000);
+      // Another runner takes the expired leases; the stopped one wakes up fenced.
+      const standby = await fleet.start('runner', context.nextRunnerName());
+      await sleep(context.leaseMs);
+      runner.child.kill('SIGCONT');
+      await sleep(1_000);
+      await fleet.terminate(runner);
+      return `${runner.name} SIGSTOPped ${context.leaseMs * 2 + 2_000} ms; ${standby.name} took over`;
+    }
+    case 'rolling-restart': {
+      const runner = onlyRunner(context);
+      const next = await fleet.start('runner', context.nextRunnerName());
+      await fleet.terminate(runner);
+      return `${runner.name} SIGTERMed after ${next.name} started`;
+    }
+  }
+}

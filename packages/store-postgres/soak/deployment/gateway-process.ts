@@ -1,0 +1,23 @@
+/** A soak gateway: serves snapshots, SSE and control requests through the soak's proxy. */
+import { startGateway } from '../../src/scale-out/gateway';
+import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
+
+const deployment = await connectPostgresDeployment({
+  connectionString: process.env.DATABASE_URL,
+  schema: process.env.RUNLIGHT_SCHEMA ?? 'runlight_soak',
+  migrate: false,
+  onError: () => {},
+});
+const gateway = await startGateway({
+  store: deployment.store,
+  bus: deployment.bus,
+  port: 0,
+  basePath: '/api',
+  onError: () => {},
+});
+process.send?.({ type: 'ready', origin: gateway.origin });
+process.on('SIGTERM', async () => {
+  await gateway.close();
+  await deployment.close();
+  process.exit(0);
+});

@@ -1,0 +1,344 @@
+/**
+ * `pnpm soak:deployment` — the README's production shape under the faults an operator meets:
+ * 1 runner (with its recovery loop) + 2 gateways on the real PostgreSQL server, every process
+ * connected through a loopback TCP proxy the soak controls, watchers (the real client) on both
+ * gateways, runs with tools, approvals and cancels. The faults, one after another, each while a
+ * wave of runs streams: a PostgreSQL restart (every connection reset, refused 3 s), a 10 s
+ * outage, `pg_terminate_backend` of every connection, the LISTEN backend of a gateway stopped
+ * 10 s, SIGKILL and SIGSTOP of the runner, a rolling runner restart. Cancels and approval
+ * answers go to the gateways (each approval to both at once: exactly one may be accepted).
+ *
+ * After each wave it checks: no process exited unless the soak killed it; every run ended in
+ * exactly one terminal state, the expected one, within lease + 10 s of the fault clearing; no
+ * committed text lost (every text sampled from the database is a prefix of the final one);
+ * every watcher on every gateway shows the end and exactly the stored text (no gap, no glued
+ * text); every cancel and approval took effect exactly once; no write after a fencing loss.
+ *
+ *   pnpm soak:deployment                 # full size: 16 runs per wave, every fault twice
+ *   pnpm soak:deployment --size small    # 4 runs per wave, every fault once (part of pnpm test)
+ *   pnpm soak:deployment --faults outage-10s,runner-sigkill --runs 8
+ *
+ * Needs PostgreSQL at 127.0.0.1:5432 (PGPORT moves it), database `test`, trust auth; uses a
+ * fresh schema and drops it. Exits 1 on any violation.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createAgentRuntimeStore } from '@runlight/runtime';
+import pg from 'pg';
+import { migrate } from '../../src/migrate';
+import { createPostgresDriver } from '../../src/postgres-driver';
+import { type ControlLog, checkRun, outcomeOf } from './checks';
+import { FAULTS, type Fault, inject } from './faults';
+import { createFleet } from './fleet';
+import { startPgProxy } from './pg-proxy';
+import { runIdOf } from './scenarios';
+import { createWatcher, sampleCommittedText, selectMessage, textOf } from './watchers';
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: 'full' },
+    runs: { type: 'string' },
+    rounds: { type: 'string' },
+    faults: { type: 'string' },
+    'lease-ms': { type: 'string', default: '3000' },
+  },
+});
+const small = values.size === 'small';
+const runsPerWave = Number(values.runs ?? (small ? 4 : 16));
+const rounds = Number(values.rounds ?? (small ? 1 : 2));
+const leaseMs = Number(values['lease-ms']);
+const faults = (values.faults?.split(',') ?? [...FAULTS]) as Fault[];
+for (const fault of faults) if (!FAULTS.includes(fault)) throw new Error(`Unknown fault ${fault}`);
+
+const host = '127.0.0.1';
+const port = Number(process.env.PGPORT ?? 5432);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const started = Date.now();
+const log = (line: string) =>
+  console.log(`[soak ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}`);
+
+async function connectAdmin(): Promise<{ admin: pg.Pool; user: string }> {
+  for (const user of [process.env.PGUSER, 'postgres', 'root']) {
+    if (!user) continue;
+    const admin = new pg.Pool({ host, port, user, database: 'test', max: 8 });
+    admin.on('error', () => {});
+    try {
+      await admin.query('SELECT 1');
+      return { admin, user };
+    } catch {
+      await admin.end().catch(() => {});
+    }
+  }
+  throw new Error(`No PostgreSQL answers at ${host}:${port}/test`);
+}
+
+const { admin, user } = await connectAdmin();
+const id = randomBytes(3).toString('hex');
+const schema = `rl_soak_${id}`;
+const appPrefix = `soak-${id}-`;
+await migrate(admin, { schema });
+await admin.query(
+  `CREATE TABLE "${schema}".soak_effects (key text PRIMARY KEY, count int NOT NULL)`,
+);
+const store = createAgentRuntimeStore(createPostgresDriver({ client: admin, schema }));
+const proxy = await startPgProxy({ host, port });
+const fleet = createFleet({
+  DATABASE_URL: `postgres://${user}@${host}:${proxy.port}/test`,
+  RUNLIGHT_SCHEMA: schema,
+  SOAK_LEASE_MS: String(leaseMs),
+  SOAK_APP_PREFIX: appPrefix,
+});
+let runnerCount = 0;
+const nextRunnerName = () => `runner${++runnerCount}`;
+const violations: string[] = [];
+const control: ControlLog = { cancels: new Map(), approvals: new Map() };
+const figures: {
+  fault: Fault;
+  notes: string;
+  runs: number;
+  recoveryMs: number;
+  violations: number;
+}[] = [];
+
+try {
+  await fleet.start('runner', nextRunnerName());
+  const gateways = await Promise.all([
+    fleet.start('gateway', 'gw1'),
+    fleet.start('gateway', 'gw2'),
+  ]);
+  const watchers = gateways.map((gateway) => createWatcher(gateway.name, gateway.origin!));
+  const sampler = sampleCommittedText(store);
+  let wave = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const fault of faults) {
+      wave++;
+      const before = violations.length;
+      const runIds = Array.from({ length: runsPerWave }, (_, index) => runIdOf(wave, index));
+      await startRuns(runIds);
+      for (const runId of runIds) {
+        sampler.add(runId);
+        for (const watcher of watchers) watcher.follow(runId);
+      }
+      await waitUntil(
+        runIds.map((runId) => () => isUnderway(runId)),
+        15_000,
+      );
+      await Promise.all(
+        runIds.filter((r) => r.endsWith('-cancel')).map((runId, index) => cancel(runId, index)),
+      );
+      const notes = await inject(fault, {
+        fleet,
+        proxy,
+        admin,
+        appPrefix,
+        leaseMs,
+        nextRunnerName,
+        log,
+      });
+      const clearedAt = Date.now();
+      log(`wave ${wave}: ${fault} cleared (${notes})`);
+      const deadline = clearedAt + leaseMs + 10_000;
+      await Promise.all(
+        runIds.filter((r) => r.endsWith('-approval')).map((runId) => approve(runId, deadline)),
+      );
+      await waitUntil(
+        runIds.map((runId) => async () => (await outcomeOf(store, runId)).endedAt !== null),
+        deadline - Date.now(),
+      );
+      // Watchers get a few seconds beyond the store to show the end (a reconnect, a reload).
+      await waitUntil(
+        runIds.map((runId) => async () => {
+          const { text, status } = await outcomeOf(store, runId);
+          return watchers.every((watcher) => {
+            const state = watcher.state(runId);
+            return state?.run?.status === status && textOf(selectMessage(state)) === text;
+          });
+        }),
+        10_000,
+      );
+      let recoveryMs = 0;
+      for (const runId of runIds) {
+        sampler.remove(runId);
+        const checked = await checkRun({
+          store,
+          runId,
+          samples: sampler.samples(runId),
+          watchers,
+          control,
+        });
+        violations.push(...checked.violations);
+        if (checked.outcome.endedAt !== null) {
+          recoveryMs = Math.max(recoveryMs, checked.outcome.endedAt - clearedAt);
+          if (checked.outcome.endedAt > deadline) {
+            violations.push(
+              `${runId}: ended ${checked.outcome.endedAt - clearedAt} ms after ${fault} cleared (bound ${leaseMs + 10_000})`,
+            );
+          }
+        }
+      }
+      for (const member of fleet.unexpectedExits()) {
+        violations.push(
+          `${member.name} exited unasked (${JSON.stringify(member.exited)}): ${member.stderr.slice(-5).join(' | ')}`,
+        );
+        member.expectedExit = true;
+      }
+      // An orchestrator restarts what died, so the next faults are still measured.
+      if (fleet.runners().length === 0) await fleet.start('runner', nextRunnerName());
+      for (const [index, watcher] of watchers.entries()) {
+        if (fleet.gateways().some((gateway) => gateway.name === watcher.gateway)) continue;
+        watcher.close();
+        const gateway = await fleet.start('gateway', `${watcher.gateway.split('.')[0]}.${wave}`);
+        watchers[index] = createWatcher(gateway.name, gateway.origin!);
+      }
+      const found = violations.length - before;
+      figures.push({ fault, notes, runs: runIds.length, recoveryMs, violations: found });
+      log(
+        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing, ${found} violations`,
+      );
+      for (const line of violations.slice(before, before + 10)) log(`  ✗ ${line}`);
+    }
+  }
+  await sampler.stop();
+  for (const watcher of watchers) watcher.close();
+} catch (error) {
+  violations.push(
+    `the soak itself failed: ${error instanceof Error ? error.stack : String(error)}`,
+  );
+} finally {
+  await fleet.stopAll();
+  await proxy.close();
+  await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+  await admin.end();
+}
+
+console.log('\nfault                 runs  last end after clearing  violations');
+for (const row of figures) {
+  console.log(
+    `${row.fault.padEnd(20)} ${String(row.runs).padStart(5)}  ${`${row.recoveryMs} ms`.padStart(23)}  ${String(row.violations).padStart(10)}`,
+  );
+}
+console.log(
+  `\n${figures.reduce((sum, row) => sum + row.runs, 0)} runs, ${figures.length} faults in ${((Date.now() - started) / 1000).toFixed(1)} s: ${violations.length} violations`,
+);
+for (const line of violations) console.log(`  ✗ ${line}`);
+process.exit(violations.length === 0 ? 0 : 1);
+
+// ---------------------------------------------------------------------------------------------
+
+async function startRuns(runIds: readonly string[]): Promise<void> {
+  const [runner] = fleet.runners();
+  if (!runner) throw new Error('no runner alive to start runs');
+  const pending = new Map(runIds.map((runId) => [runId, deferred()]));
+  const onMessage = (message: { type: string; runId: string; error?: string }) => {
+    const waiting = pending.get(message.runId);
+    if (message.type === 'started') waiting?.resolve();
+    if (message.type === 'start-failed')
+      waiting?.reject(new Error(`${message.runId}: ${message.error}`));
+  };
+  runner.child.on('message', onMessage);
+  for (const runId of runIds) runner.child.send({ type: 'start', runId });
+  try {
+    await Promise.all([...pending.values()].map((waiting) => waiting.promise));
+  } finally {
+    runner.child.off('message', onMessage);
+  }
+}
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+async function isUnderway(runId: string): Promise<boolean> {
+  const snapshot = await store.getSnapshot(runId);
+  const operation = snapshot.run.lastOperation;
+  return (
+    snapshot.run.status !== 'running' ||
+    (operation?.kind === 'model-request' && operation.phase !== 'started')
+  );
+}
+
+async function waitUntil(conditions: (() => boolean | Promise<boolean>)[], timeoutMs: number) {
+  const until = Date.now() + Math.max(0, timeoutMs);
+  const open = new Set(conditions);
+  while (open.size > 0 && Date.now() < until) {
+    for (const condition of [...open]) {
+      if (
+        await Promise.resolve()
+          .then(condition)
+          .catch(() => false)
+      )
+        open.delete(condition);
+    }
+    if (open.size > 0) await sleep(100);
+  }
+  return open.size === 0;
+}
+
+function gatewayOrigin(index: number): string {
+  const alive = fleet.gateways();
+  return alive[index % alive.length]!.origin!;
+}
+
+async function post(url: string, body: unknown): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      await response.body?.cancel();
+      // A store outage is a 503 the user may retry; every other answer decides.
+      if (response.status !== 503) return response.status;
+    } catch {
+      // The gateway's connection failed: a browser would retry.
+    }
+    await sleep(500);
+  }
+  return 0;
+}
+
+function record(map: Map<string, number[]>, runId: string, status: number) {
+  map.set(runId, [...(map.get(runId) ?? []), status]);
+}
+
+async function cancel(runId: string, index: number): Promise<void> {
+  record(
+    control.cancels,
+    runId,
+    await post(`${gatewayOrigin(index)}/api/runs/${runId}/cancel`, {}),
+  );
+}
+
+async function approve(runId: string, deadline: number): Promise<void> {
+  let approvalId: string | undefined;
+  await waitUntil(
+    [
+      async () => {
+        const snapshot = await store.getSnapshot(runId);
+        const part = snapshot.assistant?.message.parts.find(
+          (candidate) => 'state' in candidate && candidate.state === 'approval-requested',
+        ) as { approval?: { id: string } } | undefined;
+        approvalId = part?.approval?.id;
+        return approvalId !== undefined;
+      },
+    ],
+    deadline - Date.now(),
+  );
+  if (!approvalId) {
+    record(control.approvals, runId, -1);
+    return;
+  }
+  const body = { approvals: [{ approvalId, approved: true }] };
+  // A double-click across two gateways: exactly one answer may be accepted.
+  const statuses = await Promise.all(
+    [0, 1].map((index) => post(`${gatewayOrigin(index)}/api/runs/${runId}/approvals`, body)),
+  );
+  for (const status of statuses) record(control.approvals, runId, status);
+}
