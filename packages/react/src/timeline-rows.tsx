@@ -27,9 +27,14 @@ const dashed =
   (value: number | null, running: boolean): string =>
     value === null ? '—' : running ? `${format(value)} so far` : format(value);
 
-/** `1.0 s (request 3.0 s)`: a retry's own time and the request's since its first attempt. */
-const withRequest = (own: string, request: string | null) =>
-  request === null ? own : `${own} (request ${request})`;
+/**
+ * A retry's time since the request's first attempt — what the status counts — after its result:
+ * `completed · request 3.0 s`.
+ */
+const requestTime = (request: string | null) =>
+  request === null ? null : (
+    <span data-runlight-part="request-time"> · request {request}</span>
+  );
 
 /** The row in flight: it alone follows the clock. */
 export function LiveSpanRow({
@@ -102,7 +107,10 @@ export const SpanRow = memo(function SpanRow({
     >
       <th scope="row">{heading}</th>
       <td>{span.step ?? '—'}</td>
-      <td data-runlight-part="result">{result}</td>
+      <td data-runlight-part="result">
+        {result}
+        {requestTime(requestMs === null ? null : dash(requestMs, span.inFlight))}
+      </td>
       <td>+{format(span.startMs)}</td>
       <td data-runlight-part="wait-text">
         {span.kind === 'compaction' ? '—' : dash(waitMs, waiting)}
@@ -110,12 +118,7 @@ export const SpanRow = memo(function SpanRow({
       <td data-runlight-part="stream-text">
         {dash(streamMs, span.inFlight && span.firstOutputAt !== null)}
       </td>
-      <td data-runlight-part="total-text">
-        {withRequest(
-          dash(totalMs, span.inFlight),
-          requestMs === null ? null : dash(requestMs, span.inFlight),
-        )}
-      </td>
+      <td data-runlight-part="total-text">{dash(totalMs, span.inFlight)}</td>
       <td aria-hidden="true" data-runlight-part="bar">
         {span.kind === 'compaction'
           ? bar('compaction', span.startMs, totalMs ?? 0)
@@ -168,16 +171,14 @@ export const GapRow = memo(function GapRow({
     >
       <th scope="row">{heading}</th>
       <td>—</td>
-      <td data-runlight-part="result">{result}</td>
+      <td data-runlight-part="result">
+        {result}
+        {requestTime(gap.inFlight && liveRequestMs !== null ? dash(liveRequestMs, true) : null)}
+      </td>
       <td>+{format(gap.startMs)}</td>
       <td>—</td>
       <td>—</td>
-      <td data-runlight-part="total-text">
-        {withRequest(
-          dash(durationMs, gap.inFlight),
-          gap.inFlight && liveRequestMs !== null ? dash(liveRequestMs, true) : null,
-        )}
-      </td>
+      <td data-runlight-part="total-text">{dash(durationMs, gap.inFlight)}</td>
       <td aria-hidden="true" data-runlight-part="bar">
         {bar('gap', gap.startMs, durationMs ?? 0)}
       </td>

@@ -189,7 +189,7 @@ describe('one vocabulary: RunStatus, OperationIndicator and RunTimeline say the 
     if (moment.requestTime) {
       const elapsed = text(status, 'elapsed');
       expect(elapsed).not.toBeNull();
-      expect(text(row, 'total-text')).toContain(`(request ${elapsed} so far)`);
+      expect(text(row, 'request-time')).toBe(` · request ${elapsed} so far`);
     }
   });
 
@@ -217,7 +217,8 @@ describe('one vocabulary: RunStatus, OperationIndicator and RunTimeline say the 
     const retried = container.querySelector(
       'tr[data-operation-id="model-request:step-0:attempt-2"]',
     );
-    expect(text(retried, 'total-text')).toBe('2.0 s (request 4.0 s)');
+    expect(text(retried, 'total-text')).toBe('2.0 s');
+    expect(text(retried, 'result')).toBe('completed · request 4.0 s');
   });
 
   it('an operation a new owner closed on takeover reads so, not as a model failure', async () => {
