@@ -32,9 +32,7 @@ const dashed =
  * `completed · request 3.0 s`.
  */
 const requestTime = (request: string | null) =>
-  request === null ? null : (
-    <span data-runlight-part="request-time"> · request {request}</span>
-  );
+  request === null ? null : <span data-runlight-part="request-time"> · request {request}</span>;
 
 /** The row in flight: it alone follows the clock. */
 export function LiveSpanRow({

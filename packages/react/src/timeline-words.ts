@@ -50,8 +50,9 @@ export function describeSpanHeading(
  * The words of a span's result — never only a colour. With the run's `activity`: the operation
  * in flight reads the status's label (stalled included), and the failed operation the run's
  * failure names reads as the status does (`Failed: Another worker took over`). A failed model
- * request that has no failure reason, was not retried and is not the run's failure was closed
- * by the owner that took the run over (the runtime records a dead owner's operation so).
+ * request without a provider's reason (none, or `other`) that was not retried and is not the
+ * run's failure was closed by the owner that took the run over (the runtime records a dead
+ * owner's operation so): a provider failure that is not retried fails the run.
  *
  * @example
  * describeSpanResult(span); // 'failed (rate limited) — retried as attempt 2 of the request'
@@ -75,7 +76,9 @@ export function describeSpanResult(span: TimelineSpan, moment: TimelineMoment = 
       if (span.attempt !== null) words.push(`as ${labels.attempt(span.attempt + 1)}`);
       return words.filter((word) => word !== null).join(' ');
     }
-    if (activity !== undefined && span.kind === 'model-request' && span.failureReason === null) {
+    // Not a provider's failure (it would have failed the run or been retried): a takeover.
+    const unclassified = span.failureReason === null || span.failureReason === 'other';
+    if (activity !== undefined && span.kind === 'model-request' && unclassified) {
       return `${PHASE.failed}: ${labels.failure.ownership_lost}`;
     }
   }

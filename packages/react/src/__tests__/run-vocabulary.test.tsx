@@ -249,4 +249,40 @@ describe('one vocabulary: RunStatus, OperationIndicator and RunTimeline say the 
     const row = container.querySelector('tr[data-operation-id="model-request:step-0:attempt-1"]');
     expect(text(row, 'result')).toBe('failed: Another worker took over');
   });
+
+  it.each([
+    ['storage_conflict', 'Failed: Storage conflict'],
+    ['ownership_lost', 'Failed: Another worker took over'],
+  ] as const)(
+    'a run failed %s on an attempt recorded "other" reads %s, not "failed (other)"',
+    async (code, says) => {
+      const moment: Moment = {
+        name: code,
+        now: 9,
+        operations: [
+          attempt(
+            1,
+            'failed',
+            { startedAt: 1, endedAt: 4 },
+            { failureReason: 'other', willRetry: false },
+          ),
+        ],
+        run: {
+          status: 'failed',
+          owner: null,
+          failure: { code, operationId: 'model-request:step-0:attempt-1' },
+          updatedAt: at(4),
+        },
+        says,
+        row: { operationId: 'model-request:step-0:attempt-1' },
+      };
+      useFakeClock(at(moment.now));
+      const { container } = render(<RunTimeline runId={RUN_ID} />, {
+        wrapper: setup(moment).wrapper,
+      });
+      await settle();
+      const row = container.querySelector('tr[data-operation-id="model-request:step-0:attempt-1"]');
+      expect(text(row, 'result')).toBe(says);
+    },
+  );
 });
