@@ -5,6 +5,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_SECRET } from '../server/demo-models';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
+import { TOKEN_RANGE } from '../src/scenario-catalog';
 import { launchChromium, PlaygroundPage } from './playground-page';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.screenshots/', import.meta.url));
@@ -166,17 +167,85 @@ describe('the playground in a real browser', () => {
     expect(await playground.page.getByTestId('failure-code').textContent()).toBe(
       'storage_conflict',
     );
+    // The timeline names the failure as the status does, not as a model failure.
+    expect(await playground.statusText()).toContain('Storage conflict');
+    await playground.waitForHistory();
+    const [request] = await playground.timeline();
+    expect(request?.result).toBe('Failed: Storage conflict');
   });
 
   it('lease stolen: worker-b acquires after worker-a lost its lease and finishes the run', async () => {
     await playground.start('lease-stolen');
+    // Every text the page shows on the way, as a reader would have seen it.
+    await playground.page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenTexts: string[] }).seenTexts = seen;
+      setInterval(() => {
+        const text = [...document.querySelectorAll('[data-testid="message-text"]')]
+          .map((element) => element.textContent ?? '')
+          .join('');
+        if (text !== seen.at(-1)) seen.push(text);
+      }, 20);
+    });
     await playground.waitForActivity('completed', 45_000);
     expect(await playground.page.getByTestId('owner').textContent()).toBe('worker-b');
     expect(await playground.messageText()).toContain('worker-b here');
+    // Text that was shown and is gone (streamed live, never stored) is explained on the page.
+    const final = (await playground.page.getByTestId('message-text').allTextContents()).join('');
+    const seen = await playground.page.evaluate(
+      () => (window as unknown as { seenTexts: string[] }).seenTexts,
+    );
+    const vanished = seen.filter((text) => !final.startsWith(text));
+    const notice = playground.page.getByTestId('dropped-text');
+    if (vanished.length > 0) {
+      await notice.waitFor();
+      expect(await notice.textContent()).toMatch(/never stored.*worker-b continues/);
+    } else {
+      expect(await notice.count()).toBe(0);
+    }
+    // worker-a's request, closed by worker-b's takeover, is not a model failure.
+    await playground.waitForHistory();
+    const [taken] = await playground.timeline();
+    expect(taken?.result).toBe('failed: Another worker took over');
     await playground.page
       .getByTestId('server-notes')
       .filter({ hasText: 'ownership_lost' })
       .waitFor({ timeout: 10_000 });
+  });
+
+  it('a finished run: Cancel and Drop are disabled, the event log says completed once', async () => {
+    await playground.start('quick-answer');
+    await playground.waitForActivity('completed');
+    for (const action of ['cancel-run', 'drop-connection']) {
+      await playground.page.waitForFunction(
+        (id) =>
+          (document.querySelector(`[data-testid="${id}"]`) as HTMLButtonElement | null)
+            ?.disabled === true,
+        action,
+        { timeout: 10_000 },
+      );
+    }
+    const log = await playground.page.getByTestId('event-log').textContent();
+    expect(log).toMatch(/completed/);
+    expect(log).not.toMatch(/completed → completed/);
+  });
+
+  it('the page has a favicon and the token delay reaches the whole allowed range', async () => {
+    const href = await playground.page.$eval(
+      'link[rel="icon"]',
+      (link) => (link as HTMLLinkElement).href,
+    );
+    const icon = await playground.page.request.get(href);
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toMatch(/image\/svg\+xml/);
+    const slider = playground.page.getByTestId('token-rate');
+    expect(await slider.getAttribute('max')).toBe(String(TOKEN_RANGE.max));
+    await slider.fill(String(TOKEN_RANGE.max));
+    await playground.page
+      .getByTestId('token-value')
+      .filter({ hasText: `${TOKEN_RANGE.max} ms` })
+      .waitFor();
+    expect(server.demo.settings().tokenMs).toBe(TOKEN_RANGE.max);
   });
 
   it('a run id the server does not know shows a clear message instead of loading forever', async () => {

@@ -133,6 +133,46 @@ describe('many runs on one page, in a real browser over HTTP/1.1', () => {
     await expect.poll(() => streams.size, { timeout: 10_000 }).toBe(0);
   });
 
+  it('the list is styled and its columns line up: every status starts at the same place', async () => {
+    const columns = await page.$$eval('[data-testid="runs-list-row"]', (elements) =>
+      elements.slice(0, 8).map((row) => {
+        const left = (selector: string) =>
+          Math.round(row.querySelector(selector)?.getBoundingClientRect().left ?? -1);
+        return {
+          label: left('.runs-list-label'),
+          id: left('.runs-list-id'),
+          status: left('.runs-list-status'),
+        };
+      }),
+    );
+    expect(columns.length).toBeGreaterThan(1);
+    for (const column of ['label', 'id', 'status'] as const) {
+      expect(new Set(columns.map((row) => row[column])).size, column).toBe(1);
+    }
+    expect(
+      await page.$eval('[data-testid="runs-list"]', (list) => list.closest('.card') !== null),
+    ).toBe(true);
+  });
+
+  it('a run opened from the list does not poll a 404 for server notes every second', async () => {
+    const [first] = await rows();
+    const runPage = await context.newPage();
+    const asked: number[] = [];
+    runPage.on('response', (response) => {
+      if (new URL(response.url()).pathname === `/api/demo/runs/${first!.runId}`) {
+        asked.push(response.status());
+      }
+    });
+    await runPage.goto(`${server.url}/?run=${encodeURIComponent(first!.runId)}`);
+    await runPage.getByTestId('no-server-notes').waitFor({ timeout: 60_000 });
+    expect(asked.every((status) => status === 404)).toBe(true);
+    const before = asked.length;
+    // The old page asked again every second; 2.5 s would have shown two more.
+    await runPage.waitForTimeout(2500);
+    expect(asked.length).toBe(before);
+    await runPage.close();
+  });
+
   it('the Real model scenario explains how to enable it when no provider is configured', async () => {
     const panel = page.getByTestId('real-model');
     if ((await panel.getAttribute('data-configured')) === 'false') {

@@ -49,6 +49,12 @@ describe('the playground: a worker crashes mid-answer', () => {
     await playground.waitForActivity('completed', 30_000);
     expect(await playground.page.getByTestId('owner').textContent()).toBe('worker-b');
     expect(await written()).toBe(CRASH_ANSWER);
+    // worker-b continues worker-a's sentence: one paragraph, no new "step 1" in mid-sentence.
+    expect(await playground.page.getByTestId('message-text').count()).toBe(1);
+    expect(await playground.page.getByTestId('step-divider').allTextContents()).toEqual(['step 0']);
+    expect(
+      await playground.page.getByRole('img', { name: /another worker continued/ }).count(),
+    ).toBe(1);
     const recovered = logs.filter(
       (entry) => entry.runId === runId && /recovery: recovered/.test(entry.message),
     );

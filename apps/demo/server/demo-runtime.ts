@@ -26,6 +26,19 @@ export interface DemoRuntimeOptions {
   log?: (entry: RuntimeLogEntry) => void;
 }
 
+/**
+ * The default log's arguments for `console.error`: one line, and the error (its stack) only
+ * when the entry has one — never a trailing `undefined`.
+ *
+ * @example
+ * demoLogLine({ level: 'info', runId: 'r1', message: 'recovery: recovered' });
+ * // ['[demo] info run r1: recovery: recovered']
+ */
+export function demoLogLine(entry: RuntimeLogEntry): unknown[] {
+  const line = `[demo] ${entry.level} run ${entry.runId}: ${entry.message}`;
+  return entry.error === undefined ? [line] : [line, entry.error];
+}
+
 const SHORT_LEASE_MS = 1500;
 /** The crashing worker's lease: how long the page waits before it says the worker is gone. */
 const CRASHING_LEASE_MS = 2500;
@@ -44,10 +57,7 @@ const CHECKPOINT_EVERY_EVENTS = 16;
  * const runId = demo.startScenario('quick-answer');
  */
 export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
-  const log =
-    options.log ??
-    ((entry: RuntimeLogEntry) =>
-      console.error(`[demo] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error));
+  const log = options.log ?? ((entry: RuntimeLogEntry) => console.error(...demoLogLine(entry)));
   const memory = createMemoryDriver();
   const latency = adjustableLatency(memory);
   const faults = faultDriver(latency);

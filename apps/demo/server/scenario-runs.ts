@@ -296,7 +296,13 @@ function takeOver(runId: string, tokenMs: number, world: ScenarioWorld, attempt:
       messages: user('Explain durable run facts.'),
     })
     .done.then(
-      (run) => world.note(runId, `worker-b ended the run ${run.status}`),
+      (run) => {
+        world.note(
+          runId,
+          "worker-b continued from worker-a's last checkpoint: text worker-a streamed after it was never stored",
+        );
+        world.note(runId, `worker-b ended the run ${run.status}`);
+      },
       () => {
         // The lease may still be held for a moment (clock and write timing): try again shortly.
         if (attempt < 20) world.later(250, () => takeOver(runId, tokenMs, world, attempt + 1));

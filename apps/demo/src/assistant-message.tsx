@@ -1,8 +1,9 @@
-import { selectMessage } from '@runlight/client';
+import { type RunState, selectMessage } from '@runlight/client';
 import type { UIMessage } from '@runlight/protocol';
 import { useRun } from '@runlight/react';
-import { useState } from 'react';
+import { Fragment, useRef, useState } from 'react';
 import { demoApi } from './demo-api-client';
+import { droppedCharacters, messageBlocks, messageText } from './message-blocks';
 
 type Part = UIMessage['parts'][number];
 interface ToolPart {
@@ -20,42 +21,78 @@ const isToolPart = (part: Part): part is Part & ToolPart =>
 
 const json = (value: unknown) => JSON.stringify(value, null, 1) ?? '';
 
+const selectOwner = (state: RunState) => state.run?.owner ?? null;
+
+/**
+ * Characters the page showed that the message no longer holds: text streamed live but never
+ * stored, gone when another worker continued from the last checkpoint. Only grows; the same
+ * text on a second render changes nothing.
+ */
+function useDroppedText(text: string): number {
+  const seen = useRef({ shown: '', dropped: 0 });
+  const dropped = droppedCharacters(seen.current.shown, text);
+  if (dropped > 0) seen.current.dropped += dropped;
+  seen.current.shown = text;
+  return seen.current.dropped;
+}
+
 /** The assistant message so far: the durable checkpoint with the live deltas applied. */
 export function AssistantMessage({ runId }: { runId: string }) {
   const message = useRun(runId, { select: selectMessage });
+  const owner = useRun(runId, { select: selectOwner });
+  const dropped = useDroppedText(messageText(message));
   if (message === null || message.parts.length === 0) {
     return <p className="hint">Nothing written yet.</p>;
   }
-  let step = 0;
   return (
-    <div className="message" data-testid="assistant-message">
-      {message.parts.map((part, index) => {
-        const key = `${index}:${part.type}`;
-        if (part.type === 'step-start') {
-          step += 1;
+    <div className="message" data-testid="assistant-message" data-dropped-characters={dropped}>
+      {dropped > 0 && (
+        <p className="notice" data-testid="dropped-text">
+          {dropped} character{dropped === 1 ? '' : 's'} shown earlier
+          {dropped === 1 ? ' was' : ' were'} streamed live but never stored: the worker lost the run
+          before its next checkpoint, and {owner ?? 'the next owner'} continues from the last one.
+          The text below is what the store holds.
+        </p>
+      )}
+      {messageBlocks(message.parts).map((block) => {
+        if (block.type === 'step') {
           return (
-            <div key={key} className="step-divider">
-              step {step - 1}
+            <div key={block.key} className="step-divider" data-testid="step-divider">
+              step {block.step}
             </div>
           );
         }
-        if (part.type === 'text') {
+        if (block.type === 'text') {
           return (
-            <p key={key} className="text-part" data-testid="message-text">
-              {part.text}
+            <p key={block.key} className="text-part" data-testid="message-text">
+              {block.segments.map((segment, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: segments only ever append
+                <Fragment key={index}>
+                  {index > 0 && (
+                    <span
+                      className="handover"
+                      role="img"
+                      aria-label="another worker continued here"
+                      title="Another worker took the run over and continued from here"
+                    />
+                  )}
+                  {segment}
+                </Fragment>
+              ))}
             </p>
           );
         }
+        const { part } = block;
         if (part.type === 'reasoning') {
           return (
-            <p key={key} className="reasoning-part" data-testid="message-reasoning">
+            <p key={block.key} className="reasoning-part" data-testid="message-reasoning">
               {part.text}
             </p>
           );
         }
-        if (isToolPart(part)) return <ToolCall key={key} runId={runId} part={part} />;
+        if (isToolPart(part)) return <ToolCall key={block.key} runId={runId} part={part} />;
         return (
-          <p key={key} className="hint">
+          <p key={block.key} className="hint">
             {part.type}
           </p>
         );

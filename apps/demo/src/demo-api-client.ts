@@ -6,6 +6,17 @@ export interface DemoNote {
   text: string;
 }
 
+/** A `/api/demo` call the server answered with an error; `status` is its HTTP status. */
+export class DemoApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'DemoApiError';
+  }
+}
+
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const response = await fetch(`/api/demo${path}`, {
     method,
@@ -18,7 +29,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
     | null;
   if (!response.ok || json === null || json.error !== undefined) {
     const message = json?.error?.message ?? `HTTP ${response.status}`;
-    throw new Error(`${method} /api/demo${path}: ${message}`);
+    throw new DemoApiError(`${method} /api/demo${path}: ${message}`, response.status);
   }
   return json as T;
 }

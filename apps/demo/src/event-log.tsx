@@ -1,34 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { WireEntry, WireLog } from './wire-log';
-
-function summarise(entry: WireEntry): string {
-  if (entry.event === 'client') return entry.data;
-  try {
-    const event = JSON.parse(entry.data) as Record<string, unknown> & {
-      chunk?: Record<string, unknown>;
-      operation?: Record<string, unknown>;
-    };
-    switch (event.type) {
-      case 'run-delta': {
-        const chunk = event.chunk ?? {};
-        const text = chunk.delta ?? chunk.inputTextDelta;
-        return `${String(chunk.type)}${typeof text === 'string' ? ` ${JSON.stringify(text)}` : ''}`;
-      }
-      case 'run-operation':
-        return `${String(event.operation?.kind)} ${String(event.operation?.phase)}`;
-      case 'run-status':
-        return `${String(event.change)} → ${String(event.status)}${event.owner ? ` (${String(event.owner)})` : ''}`;
-      case 'assistant-checkpoint':
-        return 'assistant message checkpointed';
-      case 'assistant-append':
-        return `assistant +${Array.isArray(event.chunks) ? event.chunks.length : 0} chunk(s)`;
-      default:
-        return entry.data.slice(0, 120);
-    }
-  } catch {
-    return entry.data.slice(0, 120);
-  }
-}
+import { summariseEvent } from './event-summary';
+import type { WireLog } from './wire-log';
 
 /** The messages this client's event streams received, newest first. */
 export function EventLog({ log }: { log: WireLog }) {
@@ -54,7 +26,7 @@ export function EventLog({ log }: { log: WireLog }) {
                   <code>{entry.id ?? ''}</code>
                 </td>
                 <td>{entry.event}</td>
-                <td>{summarise(entry)}</td>
+                <td>{summariseEvent(entry)}</td>
               </tr>
             ))}
         </tbody>

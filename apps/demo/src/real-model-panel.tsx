@@ -17,7 +17,7 @@ export function RealModelPanel({ onStarted }: { onStarted: () => void }) {
   if (info === null) return null;
   if (!info.configured) {
     return (
-      <section className="real-model" data-testid="real-model" data-configured="false">
+      <section className="card real-model" data-testid="real-model" data-configured="false">
         <h2>Real model</h2>
         <p>{info.howTo}</p>
       </section>
@@ -33,7 +33,7 @@ export function RealModelPanel({ onStarted }: { onStarted: () => void }) {
     else onStarted();
   };
   return (
-    <section className="real-model" data-testid="real-model" data-configured="true">
+    <section className="card real-model" data-testid="real-model" data-configured="true">
       <h2>Real model</h2>
       <p>{info.label}</p>
       <button type="button" data-testid="start-real-model" onClick={start}>

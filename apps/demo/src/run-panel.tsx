@@ -1,4 +1,5 @@
-import type { RunlightClient } from '@runlight/client';
+import type { ActivityKind, RunlightClient } from '@runlight/client';
+import { useRunActivity } from '@runlight/react';
 import { useState } from 'react';
 import { AssistantMessage } from './assistant-message';
 import { demoApi } from './demo-api-client';
@@ -17,9 +18,13 @@ export interface RunPanelProps {
   onFreshClient: () => void;
 }
 
+/** A finished run has nothing to cancel and no live connection to drop. */
+const ENDED = new Set<ActivityKind>(['completed', 'failed', 'cancelled']);
+
 /** Everything about one run, all from the merged client state, plus the demo's actions. */
 export function RunPanel({ runId, wireLog, generation, onFreshClient }: RunPanelProps) {
   const [actionError, setActionError] = useState<string | null>(null);
+  const ended = ENDED.has(useRunActivity(runId).kind);
   const act = (action: () => Promise<unknown>) => () => {
     setActionError(null);
     action().catch((cause: unknown) =>
@@ -33,6 +38,8 @@ export function RunPanel({ runId, wireLog, generation, onFreshClient }: RunPanel
         <button
           type="button"
           data-testid="drop-connection"
+          disabled={ended}
+          title={ended ? 'The run ended: its event stream is closed' : undefined}
           onClick={act(async () => {
             const { dropped } = await demoApi.dropConnections(runId);
             wireLog.note(`server dropped ${dropped} connection${dropped === 1 ? '' : 's'}`);
@@ -47,6 +54,8 @@ export function RunPanel({ runId, wireLog, generation, onFreshClient }: RunPanel
           type="button"
           data-testid="cancel-run"
           className="danger"
+          disabled={ended}
+          title={ended ? 'The run ended: there is nothing to cancel' : undefined}
           onClick={act(() => demoApi.cancel(runId))}
         >
           Cancel run

@@ -65,28 +65,41 @@ export function RunsListPage() {
       </header>
       <div className="layout">
         <aside className="sidebar">
-          <button type="button" data-testid="start-batch" disabled={busy} onClick={startBatch}>
-            Start 20 runs
-          </button>
-          <p data-testid="shared-runs">
-            Runs on the shared connection: <strong>{shared}</strong>
-          </p>
+          <section className="card">
+            <h2>Runs</h2>
+            <button type="button" data-testid="start-batch" disabled={busy} onClick={startBatch}>
+              Start 20 runs
+            </button>
+            <p data-testid="shared-runs">
+              Runs on the shared connection: <strong>{shared}</strong>
+            </p>
+          </section>
           <RealModelPanel onStarted={refresh} />
         </aside>
         <main className="content">
-          <RunlightProvider client={client}>
-            <ol className="runs-list" data-testid="runs-list">
-              {runs.map((run) => (
-                <li key={run.runId} data-testid="runs-list-row" data-run-id={run.runId}>
-                  <span className="runs-list-label">{run.label}</span>{' '}
-                  <a href={`/?run=${encodeURIComponent(run.runId)}`}>
-                    <code>{run.runId}</code>
-                  </a>{' '}
-                  <VisibleRunStatus runId={run.runId} />
-                </li>
-              ))}
-            </ol>
-          </RunlightProvider>
+          <section className="card">
+            <h2>Recent runs</h2>
+            <RunlightProvider client={client}>
+              {runs.length === 0 ? (
+                <p className="runs-list-empty">No runs yet: start some.</p>
+              ) : null}
+              <ol className="runs-list" data-testid="runs-list">
+                {runs.map((run) => (
+                  <li key={run.runId} data-testid="runs-list-row" data-run-id={run.runId}>
+                    <span className="runs-list-label">{run.label}</span>
+                    <a
+                      className="runs-list-id"
+                      href={`/?run=${encodeURIComponent(run.runId)}`}
+                      title={run.runId}
+                    >
+                      <code>{run.runId}</code>
+                    </a>
+                    <VisibleRunStatus runId={run.runId} />
+                  </li>
+                ))}
+              </ol>
+            </RunlightProvider>
+          </section>
         </main>
       </div>
     </div>

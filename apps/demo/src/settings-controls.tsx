@@ -50,7 +50,7 @@ export function SettingsControls() {
           type="range"
           data-testid="token-rate"
           min={TOKEN_RANGE.min}
-          max={400}
+          max={TOKEN_RANGE.max}
           step={5}
           value={settings.tokenMs}
           onChange={(event) => update({ tokenMs: Number(event.target.value) })}

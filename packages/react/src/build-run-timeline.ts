@@ -14,6 +14,11 @@ export interface TimelineSpan {
   readonly step: number | null;
   /** Model requests: the 1-based attempt (from the record, else counted within the step). */
   readonly attempt: number | null;
+  /**
+   * A retry attempt (2 and later): `startedAt` of the request's first attempt, where the
+   * status counts the wait for the model from; `null` on a first attempt and on compaction.
+   */
+  readonly requestStartedAt: string | null;
   readonly phase: OperationPhase;
   readonly startedAt: string;
   readonly firstOutputAt: string | null;
@@ -33,13 +38,23 @@ export interface TimelineSpan {
   readonly inFlight: boolean;
 }
 
-/** Time between two operations: tools, approvals or other work of the runner. */
+/**
+ * Time between two operations: tools, approvals or other work of the runner — or, after a
+ * failed attempt the AI SDK retries, the wait for the next attempt (`retryAttempt`).
+ */
 export interface TimelineGap {
   readonly id: string;
+  /** The server timestamp it began at (the `endedAt` of the span before it). */
+  readonly startedAt: string;
   readonly startMs: number;
+  /** Its length; 0 while `inFlight` (then it grows with the clock from `startedAt`). */
   readonly durationMs: number;
   /** The span before it. */
   readonly after: string;
+  /** A retry wait: the one-based attempt of the request it waits for; else `null`. */
+  readonly retryAttempt: number | null;
+  /** The wait is still going on (only a retry wait the run's activity reports; see `RunTimeline`). */
+  readonly inFlight: boolean;
 }
 
 export type TimelineRow =
@@ -94,6 +109,7 @@ function toSpan(
     kind: operation.kind,
     step: operation.step ?? null,
     attempt: operation.kind === 'model-request' ? (operation.attempt ?? attempt) : null,
+    requestStartedAt: operation.requestStartedAt ?? null,
     phase: operation.phase,
     startedAt: operation.startedAt,
     firstOutputAt: operation.firstOutputAt ?? null,
@@ -159,13 +175,20 @@ export function buildRunTimeline(operations: readonly RunOperationEvent[]): RunT
     if (previous !== null && previous.totalMs !== null) {
       const gapStart = previous.startMs + previous.totalMs;
       if (span.startMs - gapStart >= MIN_GAP_MS) {
+        const retryAttempt =
+          previous.retried && previous.step === span.step && span.attempt !== null
+            ? span.attempt
+            : null;
         rows.push({
           type: 'gap',
           gap: {
             id: `gap:${previous.id}`,
+            startedAt: previous.endedAt ?? previous.startedAt,
             startMs: gapStart,
             durationMs: span.startMs - gapStart,
             after: previous.id,
+            retryAttempt,
+            inFlight: false,
           },
         });
       }

@@ -22,7 +22,9 @@ export type {
 export {
   defaultRunStatusLabels,
   describeActivity,
+  describeFailure,
   resolveRunStatusLabels,
+  statusText,
 } from './run-status-labels';
 export type { RunTimelineProps, RunTimelineRender } from './run-timeline';
 export { RunTimeline } from './run-timeline';
@@ -35,7 +37,13 @@ export type { RunStatusView } from './select-run-status';
 export { runStatusEquals, selectRunStatus } from './select-run-status';
 export type { RunView } from './select-run-view';
 export { selectRunView } from './select-run-view';
-export { describeSpanResult } from './timeline-rows';
+export type { TimelineMoment } from './timeline-words';
+export {
+  describeGap,
+  describeSpanHeading,
+  describeSpanResult,
+  withRetryWait,
+} from './timeline-words';
 export type { UseElapsedOptions } from './use-elapsed';
 export { useElapsed } from './use-elapsed';
 export type { UseRunOptions } from './use-run';

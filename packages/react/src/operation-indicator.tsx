@@ -1,5 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
-import type { RunStatusLabelsInput } from './run-status-labels';
+import { type RunStatusLabelsInput, statusText } from './run-status-labels';
 import { runlightCss } from './runlight-css';
 import { useRunStatus } from './use-run-status';
 
@@ -33,9 +33,7 @@ export function OperationIndicator({
       <span
         {...rest}
         role="img"
-        aria-label={
-          status.detail === undefined ? status.label : `${status.label}: ${status.detail}`
-        }
+        aria-label={statusText(status)}
         data-runlight="indicator"
         data-activity={kind}
         data-busy={status.busy ? '' : undefined}

@@ -1,18 +1,32 @@
 import type { Activity, ActivityKind } from '@runlight/client';
 import type { FailureCode } from '@runlight/protocol';
 
-/** Every text the status components show; override any of them for another language. */
+/**
+ * Every text the status components and the timeline show for a moment of a run; override any
+ * of them for another language. `RunStatus`, `OperationIndicator` and `RunTimeline` take their
+ * words from here, so the same moment reads the same in all of them.
+ *
+ * Attempts are counted the way the records count them: one-based, per model request — the first
+ * try is attempt 1, the AI SDK's first retry attempt 2 ("attempt 2 of the request").
+ */
 export interface RunStatusLabels {
   readonly activity: Readonly<Record<ActivityKind, string>>;
   /** Failure codes as people read them; never provider text (the protocol carries none). */
   readonly failure: Readonly<Record<FailureCode, string>>;
   /** Shown when the run's state could not be loaded at all. */
   readonly error: string;
+  /** The one-based attempt of a model request. Default `attempt 2 of the request`. */
+  readonly attempt: (attempt: number) => string;
   /**
-   * `waiting-for-model` while the AI SDK retries: `retry` is 1 for the second attempt. Default
-   * `Waiting for the model (retry 2)`.
+   * `waiting-for-model` during a retry attempt that has no output yet (`attempt` ≥ 2). Default
+   * `Waiting for the model (attempt 2 of the request)`.
    */
-  readonly waitingForRetry: (retry: number) => string;
+  readonly waitingForAttempt: (attempt: number) => string;
+  /**
+   * `waiting-for-model` between a failed attempt the AI SDK retries and the next one, which is
+   * `attempt`. Default `Waiting to retry the model (attempt 2 of the request)`.
+   */
+  readonly retryWait: (attempt: number) => string;
 }
 
 /** Partial labels, merged over `defaultRunStatusLabels`. */
@@ -20,8 +34,12 @@ export interface RunStatusLabelsInput {
   activity?: Partial<Record<ActivityKind, string>>;
   failure?: Partial<Record<FailureCode, string>>;
   error?: string;
-  waitingForRetry?: (retry: number) => string;
+  attempt?: (attempt: number) => string;
+  waitingForAttempt?: (attempt: number) => string;
+  retryWait?: (attempt: number) => string;
 }
+
+const attempt = (number: number) => `attempt ${number} of the request`;
 
 export const defaultRunStatusLabels: RunStatusLabels = {
   activity: {
@@ -47,7 +65,9 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     internal: 'Internal error',
   },
   error: 'The run status could not be loaded',
-  waitingForRetry: (retry) => `Waiting for the model (retry ${retry})`,
+  attempt,
+  waitingForAttempt: (number) => `Waiting for the model (${attempt(number)})`,
+  retryWait: (number) => `Waiting to retry the model (${attempt(number)})`,
 };
 
 /**
@@ -58,11 +78,14 @@ export const defaultRunStatusLabels: RunStatusLabels = {
  */
 export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusLabels {
   if (input === undefined) return defaultRunStatusLabels;
+  const defaults = defaultRunStatusLabels;
   return {
-    activity: { ...defaultRunStatusLabels.activity, ...input.activity },
-    failure: { ...defaultRunStatusLabels.failure, ...input.failure },
-    error: input.error ?? defaultRunStatusLabels.error,
-    waitingForRetry: input.waitingForRetry ?? defaultRunStatusLabels.waitingForRetry,
+    activity: { ...defaults.activity, ...input.activity },
+    failure: { ...defaults.failure, ...input.failure },
+    error: input.error ?? defaults.error,
+    attempt: input.attempt ?? defaults.attempt,
+    waitingForAttempt: input.waitingForAttempt ?? defaults.waitingForAttempt,
+    retryWait: input.retryWait ?? defaults.retryWait,
   };
 }
 
@@ -73,8 +96,9 @@ export interface ActivityDescription {
 }
 
 /**
- * Describes an activity with `labels` (a retry of the model request names its number); an unknown kind or failure code (a newer server) falls
- * back to a generic label rather than showing nothing.
+ * Describes an activity with `labels`: a retry of the model request names the attempt it waits
+ * for, and whether it waits for the retry to begin or for the retry's first output. An unknown
+ * kind or failure code (a newer server) falls back to a generic label rather than nothing.
  *
  * @example
  * describeActivity({ kind: 'failed', failure: { code: 'ownership_lost' } }, defaultRunStatusLabels);
@@ -85,11 +109,33 @@ export function describeActivity(
   labels: RunStatusLabels = defaultRunStatusLabels,
 ): ActivityDescription {
   if (activity.kind === 'waiting-for-model' && activity.attempt !== undefined) {
-    const retry = activity.attempt - 1;
-    if (retry >= 1) return { label: labels.waitingForRetry(retry), detail: undefined };
+    if (activity.operation?.phase === 'failed') {
+      return { label: labels.retryWait(activity.attempt), detail: undefined };
+    }
+    if (activity.attempt >= 2) {
+      return { label: labels.waitingForAttempt(activity.attempt), detail: undefined };
+    }
   }
   const label = labels.activity[activity.kind] ?? labels.activity.working;
   if (activity.kind !== 'failed') return { label, detail: undefined };
-  const code = activity.failure?.code ?? 'internal';
-  return { label, detail: labels.failure[code] ?? labels.failure.internal };
+  return { label, detail: describeFailure(activity.failure?.code, labels) };
+}
+
+/** A failure code in words; an unknown one (a newer server) reads as an internal error. */
+export function describeFailure(code: FailureCode | undefined, labels: RunStatusLabels): string {
+  return labels.failure[code ?? 'internal'] ?? labels.failure.internal;
+}
+
+/**
+ * The accessible name of a status: the label, and the failure's owner after a colon —
+ * `OperationIndicator`'s name and the failed row of `RunTimeline` read it the same way.
+ *
+ * @example
+ * statusText({ label: 'Failed', detail: 'Storage conflict' });
+ * // 'Failed: Storage conflict'
+ */
+export function statusText(description: ActivityDescription): string {
+  return description.detail === undefined
+    ? description.label
+    : `${description.label}: ${description.detail}`;
 }

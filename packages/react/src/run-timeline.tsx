@@ -3,8 +3,11 @@ import { renderAsChild } from './as-child';
 import { buildRunTimeline, type RunTimelineModel } from './build-run-timeline';
 import { formatElapsed } from './format-elapsed';
 import { RunlightStyle } from './operation-indicator';
+import { type RunStatusLabelsInput, resolveRunStatusLabels } from './run-status-labels';
 import { TimelineTable } from './timeline-table';
+import { withRetryWait } from './timeline-words';
 import { useElapsed } from './use-elapsed';
+import { useRunActivity } from './use-run-activity';
 import { useRunHistory } from './use-run-history';
 
 export type RunTimelineRender = (model: RunTimelineModel, liveMs: number | null) => ReactNode;
@@ -13,6 +16,8 @@ export interface RunTimelineProps extends Omit<HTMLAttributes<HTMLElement>, 'chi
   runId: string;
   /** How durations are written; default `formatElapsed`. */
   formatDuration?: (ms: number) => string;
+  /** Texts to replace (i18n), the same ones `RunStatus` takes: both word a moment alike. */
+  labels?: RunStatusLabelsInput;
   /** Leave out the default styles; the data attributes stay for your own. */
   unstyled?: boolean;
   /** Render as the single child element (it receives the table as its content). */
@@ -28,8 +33,9 @@ export interface RunTimelineProps extends Omit<HTMLAttributes<HTMLElement>, 'chi
 
 /**
  * A waterfall of a run's operations — compaction, provider wait (started → first output),
- * streaming (first output → end), the gaps between them (tools, approvals, other work), failed
- * and retried attempts — with durations from the original server timestamps and a bar that
+ * streaming (first output → end), the gaps between them (tools, approvals, other work; the
+ * wait before a retry as a retry wait), failed and retried attempts — in the words `RunStatus`
+ * uses for the same moment (`labels`; `timeline-words.ts`), with durations from the original server timestamps and a bar that
  * grows while an operation is in flight. The picture is `aria-hidden`; a table under it holds
  * every fact as text. Rows are memoised: a tick re-renders the running row and the scale only.
  * The table scrolls in its own box (default `max-height: 28em`, `--rl-max-height`) and draws
@@ -46,14 +52,22 @@ export function RunTimeline({
   unstyled = false,
   asChild = false,
   caption = 'Where the run spent its time',
+  labels,
   children,
   ...rest
 }: RunTimelineProps) {
   const history = useRunHistory(runId);
-  const model = useMemo(() => buildRunTimeline(history.operations), [history.operations]);
+  const activity = useRunActivity(runId);
+  const resolved = useMemo(() => resolveRunStatusLabels(labels), [labels]);
+  const built = useMemo(() => buildRunTimeline(history.operations), [history.operations]);
+  // The wait before a retry is a moment of the run too: the timeline shows it as the status does.
+  const model = useMemo(() => withRetryWait(built, activity), [built, activity]);
   const running = model.inFlight;
-  const liveMs = useElapsed(running?.startedAt ?? null, { runId });
-  const liveEnd = running !== null && liveMs !== null ? running.startMs + liveMs : 0;
+  const waiting = model.rows.at(-1);
+  const liveGap = waiting?.type === 'gap' && waiting.gap.inFlight ? waiting.gap : null;
+  const liveMs = useElapsed(running?.startedAt ?? liveGap?.startedAt ?? null, { runId });
+  const liveStart = running?.startMs ?? liveGap?.startMs ?? null;
+  const liveEnd = liveStart !== null && liveMs !== null ? liveStart + liveMs : 0;
   const totalMs = Math.max(1, model.endMs, liveEnd);
   const props = {
     ...rest,
@@ -77,6 +91,8 @@ export function RunTimeline({
       format={formatDuration}
       caption={caption}
       loading={history.status === 'loading' && model.rows.length === 0}
+      activity={activity}
+      labels={resolved}
     />
   );
   if (asChild) {

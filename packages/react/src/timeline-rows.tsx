@@ -2,24 +2,6 @@ import { memo, type Ref } from 'react';
 import type { TimelineGap, TimelineSpan } from './build-run-timeline';
 import { useElapsed } from './use-elapsed';
 
-const RESULT: Record<TimelineSpan['phase'], string> = {
-  started: 'in progress',
-  'first-output': 'streaming',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
-/** The words of a span's result: phase, outcome, failure reason and retry — never only colour. */
-export function describeSpanResult(span: TimelineSpan): string {
-  const words = [RESULT[span.phase]];
-  if (span.outcome === 'not_needed') words.push('(not needed)');
-  if (span.outcome === 'compacted') words.push('(compacted)');
-  if (span.failureReason !== null) words.push(`(${span.failureReason.replace('_', ' ')})`);
-  if (span.retried) words.push('— retried');
-  return words.join(' ');
-}
-
 /** What every row of the table gets from the window it is drawn in. */
 export interface TimelineRowPlace {
   /** The row's index among the table's rows (the virtualizer's `data-index`). */
@@ -29,17 +11,39 @@ export interface TimelineRowPlace {
   format: (ms: number) => string;
 }
 
+/** A row's words (`timeline-words.ts`), computed by the table so unchanged rows stay memoised. */
+export interface RowWords {
+  heading: string;
+  result: string;
+}
+
 /** `aria-rowindex` is 1-based and the header row is 1. */
 const rowIndex = (index: number) => index + 2;
+
+const since = (from: string, to: string) => Math.max(0, Date.parse(to) - Date.parse(from) || 0);
+
+const dashed =
+  (format: (ms: number) => string) =>
+  (value: number | null, running: boolean): string =>
+    value === null ? '—' : running ? `${format(value)} so far` : format(value);
+
+/**
+ * A retry's time since the request's first attempt — what the status counts — after its result:
+ * `completed · request 3.0 s`.
+ */
+const requestTime = (request: string | null) =>
+  request === null ? null : <span data-runlight-part="request-time"> · request {request}</span>;
 
 /** The row in flight: it alone follows the clock. */
 export function LiveSpanRow({
   span,
   runId,
   ...place
-}: TimelineRowPlace & { span: TimelineSpan; runId: string }) {
+}: TimelineRowPlace & RowWords & { span: TimelineSpan; runId: string }) {
   const liveMs = useElapsed(span.startedAt, { runId });
-  return <SpanRow span={span} liveMs={liveMs} {...place} />;
+  // Counted as the status counts a retry: from the request's first attempt, on the same clock.
+  const requestMs = useElapsed(span.requestStartedAt, { runId });
+  return <SpanRow span={span} liveMs={liveMs} liveRequestMs={requestMs} {...place} />;
 }
 
 const bar = (part: string, startMs: number, lengthMs: number) => (
@@ -52,21 +56,19 @@ const bar = (part: string, startMs: number, lengthMs: number) => (
 
 /**
  * One operation. Memoised on its span object (`buildRunTimeline` keeps the object of an
- * unchanged operation), so a live event or a tick re-renders the changed row only.
+ * unchanged operation) and its words, so a live event or a tick re-renders the changed row only.
  */
 export const SpanRow = memo(function SpanRow({
   span,
   liveMs,
+  liveRequestMs = null,
+  heading,
+  result,
   index,
   measure,
   format,
-}: TimelineRowPlace & { span: TimelineSpan; liveMs: number | null }) {
-  const label =
-    span.kind === 'compaction'
-      ? 'Compaction'
-      : span.attempt !== null && span.attempt > 1
-        ? `Model request, attempt ${span.attempt}`
-        : 'Model request';
+}: TimelineRowPlace &
+  RowWords & { span: TimelineSpan; liveMs: number | null; liveRequestMs?: number | null }) {
   // In flight: the running part grows with the clock (the other parts are fixed).
   const waiting = span.inFlight && span.firstOutputAt === null;
   const waitMs = span.waitMs ?? (waiting ? liveMs : null);
@@ -77,8 +79,13 @@ export const SpanRow = memo(function SpanRow({
       ? Math.max(0, liveMs - streamStart)
       : null);
   const totalMs = span.totalMs ?? liveMs;
-  const dash = (value: number | null, running: boolean) =>
-    value === null ? '—' : running ? `${format(value)} so far` : format(value);
+  const dash = dashed(format);
+  const requestMs =
+    span.requestStartedAt === null
+      ? null
+      : span.endedAt !== null
+        ? since(span.requestStartedAt, span.endedAt)
+        : liveRequestMs;
   return (
     <tr
       ref={measure}
@@ -96,9 +103,12 @@ export const SpanRow = memo(function SpanRow({
       data-in-flight={span.inFlight ? '' : undefined}
       data-retried={span.retried ? '' : undefined}
     >
-      <th scope="row">{label}</th>
+      <th scope="row">{heading}</th>
       <td>{span.step ?? '—'}</td>
-      <td data-runlight-part="result">{describeSpanResult(span)}</td>
+      <td data-runlight-part="result">
+        {result}
+        {requestTime(requestMs === null ? null : dash(requestMs, span.inFlight))}
+      </td>
       <td>+{format(span.startMs)}</td>
       <td data-runlight-part="wait-text">
         {span.kind === 'compaction' ? '—' : dash(waitMs, waiting)}
@@ -119,24 +129,56 @@ export const SpanRow = memo(function SpanRow({
   );
 });
 
-/** The time between two operations (tools, approvals, other work). Memoised like `SpanRow`. */
+/** A wait going on now (a retry wait): it follows the clock like the operation in flight. */
+export function LiveGapRow({
+  gap,
+  runId,
+  requestStartedAt,
+  ...place
+}: TimelineRowPlace & RowWords & { gap: TimelineGap; runId: string; requestStartedAt: string }) {
+  const liveMs = useElapsed(gap.startedAt, { runId });
+  const requestMs = useElapsed(requestStartedAt, { runId });
+  return <GapRow gap={gap} liveMs={liveMs} liveRequestMs={requestMs} {...place} />;
+}
+
+/**
+ * The time between two operations: tools, approvals, other work — or the wait before a retry,
+ * with the request's time since its first attempt. Memoised like `SpanRow`.
+ */
 export const GapRow = memo(function GapRow({
   gap,
+  liveMs = null,
+  liveRequestMs = null,
+  heading,
+  result,
   index,
   measure,
   format,
-}: TimelineRowPlace & { gap: TimelineGap }) {
+}: TimelineRowPlace &
+  RowWords & { gap: TimelineGap; liveMs?: number | null; liveRequestMs?: number | null }) {
+  const dash = dashed(format);
+  const durationMs = gap.inFlight ? liveMs : gap.durationMs;
   return (
-    <tr ref={measure} data-index={index} aria-rowindex={rowIndex(index)} data-runlight-row="gap">
-      <th scope="row">Between operations</th>
+    <tr
+      ref={measure}
+      data-index={index}
+      aria-rowindex={rowIndex(index)}
+      data-runlight-row="gap"
+      data-retry-attempt={gap.retryAttempt ?? undefined}
+      data-in-flight={gap.inFlight ? '' : undefined}
+    >
+      <th scope="row">{heading}</th>
       <td>—</td>
-      <td>tools, approvals or other work</td>
+      <td data-runlight-part="result">
+        {result}
+        {requestTime(gap.inFlight && liveRequestMs !== null ? dash(liveRequestMs, true) : null)}
+      </td>
       <td>+{format(gap.startMs)}</td>
       <td>—</td>
       <td>—</td>
-      <td>{format(gap.durationMs)}</td>
+      <td data-runlight-part="total-text">{dash(durationMs, gap.inFlight)}</td>
       <td aria-hidden="true" data-runlight-part="bar">
-        {bar('gap', gap.startMs, gap.durationMs)}
+        {bar('gap', gap.startMs, durationMs ?? 0)}
       </td>
     </tr>
   );

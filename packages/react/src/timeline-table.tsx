@@ -1,3 +1,4 @@
+import type { Activity } from '@runlight/client';
 import {
   measureElement,
   observeElementRect,
@@ -6,7 +7,9 @@ import {
 } from '@tanstack/react-virtual';
 import { memo, useId, useLayoutEffect, useRef } from 'react';
 import type { RunTimelineModel, TimelineRow } from './build-run-timeline';
-import { GapRow, LiveSpanRow, SpanRow } from './timeline-rows';
+import type { RunStatusLabels } from './run-status-labels';
+import { GapRow, LiveGapRow, LiveSpanRow, SpanRow } from './timeline-rows';
+import { describeGap, describeSpanHeading, describeSpanResult } from './timeline-words';
 
 /** A row's height before it is measured (one line of the default style). */
 const ROW_ESTIMATE_PX = 24;
@@ -70,12 +73,17 @@ export const TimelineTable = memo(function TimelineTable({
   format,
   caption,
   loading,
+  activity,
+  labels,
 }: {
   model: RunTimelineModel;
   runId: string;
   format: (ms: number) => string;
   caption: string;
   loading: boolean;
+  /** The run's activity: the rows word the moment as the status does (`timeline-words.ts`). */
+  activity: Activity;
+  labels: RunStatusLabels;
 }) {
   const scroller = useRef<HTMLElement>(null);
   const captionId = useId();
@@ -92,7 +100,7 @@ export const TimelineTable = memo(function TimelineTable({
   });
   // Whether the box was at its end when the reader last scrolled (or never scrolled).
   const following = useRef(true);
-  const live = model.inFlight !== null;
+  const live = model.inFlight !== null || rows.at(-1)?.type === 'gap';
   useLayoutEffect(() => {
     if (live && following.current && rows.length > 0) {
       virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
@@ -140,11 +148,32 @@ export const TimelineTable = memo(function TimelineTable({
           {items.map(({ index }) => {
             const row = rows[index]!;
             const place = { index, measure, format };
-            if (row.type === 'gap') return <GapRow key={row.gap.id} gap={row.gap} {...place} />;
+            if (row.type === 'gap') {
+              const words = describeGap(row.gap, labels);
+              if (!row.gap.inFlight) {
+                return <GapRow key={row.gap.id} gap={row.gap} {...words} {...place} />;
+              }
+              const before = model.spans.find((span) => span.id === row.gap.after);
+              const requestStartedAt = before?.requestStartedAt ?? before?.startedAt;
+              return (
+                <LiveGapRow
+                  key={row.gap.id}
+                  gap={row.gap}
+                  runId={runId}
+                  requestStartedAt={requestStartedAt ?? row.gap.startedAt}
+                  {...words}
+                  {...place}
+                />
+              );
+            }
+            const words = {
+              heading: describeSpanHeading(row.span, labels),
+              result: describeSpanResult(row.span, { activity, labels }),
+            };
             return row.span.inFlight ? (
-              <LiveSpanRow key={row.span.id} span={row.span} runId={runId} {...place} />
+              <LiveSpanRow key={row.span.id} span={row.span} runId={runId} {...words} {...place} />
             ) : (
-              <SpanRow key={row.span.id} span={row.span} liveMs={null} {...place} />
+              <SpanRow key={row.span.id} span={row.span} liveMs={null} {...words} {...place} />
             );
           })}
           {after > 0 ? <Spacer height={after} /> : null}

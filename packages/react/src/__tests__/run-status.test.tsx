@@ -144,9 +144,13 @@ describe('RunStatus', () => {
         failureReason: 'rate_limited',
         endedAt: at(8),
       },
-      'Waiting for the model (retry 2)',
+      'Waiting to retry the model (attempt 3 of the request)',
     ],
-    ['during a retry attempt', { phase: 'started', attempt: 2 }, 'Waiting for the model (retry 1)'],
+    [
+      'during a retry attempt',
+      { phase: 'started', attempt: 2 },
+      'Waiting for the model (attempt 2 of the request)',
+    ],
   ] as const)(
     'says which retry it waits for %s, timed from the first attempt',
     async (_when, retry, label) => {
@@ -171,7 +175,7 @@ describe('RunStatus', () => {
     const operation = { ...modelRequestOperation('started'), attempt: 3, requestStartedAt: at(0) };
     const { wrapper } = harness({ json: snapshot(5, { lastOperation: operation }) });
     render(
-      <RunStatus runId={RUN_ID} labels={{ waitingForRetry: (n) => `Warte (Versuch ${n + 1})` }} />,
+      <RunStatus runId={RUN_ID} labels={{ waitingForAttempt: (n) => `Warte (Versuch ${n})` }} />,
       {
         wrapper,
       },

@@ -184,12 +184,14 @@ describe('RunTimeline', () => {
     expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual([
       'Compaction',
       'Model request',
-      'Model request, attempt 2',
+      'Model request, attempt 2 of the request',
       'Between operations',
       'Model request',
     ]);
     expect(rows[0]?.textContent).toContain('completed (compacted)');
-    expect(rows[1]?.textContent).toContain('failed (rate limited) — retried');
+    expect(rows[1]?.textContent).toContain(
+      'failed (rate limited) — retried as attempt 2 of the request',
+    );
     expect(rows[2]?.textContent).toContain('2.0 s'); // wait and streaming from the records
     expect(pages).toHaveLength(1);
     // The picture is decoration: every bar cell is hidden from assistive technology.
@@ -222,7 +224,8 @@ describe('RunTimeline', () => {
     const { container } = render(<RunTimeline runId={RUN_ID} />, { wrapper });
     await settle();
     const running = container.querySelector<HTMLElement>('tr[data-in-flight]')!;
-    expect(running.textContent).toContain('in progress');
+    // The row in flight reads what the status reads for the same moment.
+    expect(running.textContent).toContain('Waiting for the model');
     const records: MutationRecord[] = [];
     const observer = new MutationObserver((seen) => records.push(...seen));
     observer.observe(container, {
@@ -237,7 +240,7 @@ describe('RunTimeline', () => {
     observer.disconnect();
     expect(running.isConnected).toBe(true);
     expect(running.getAttribute('data-phase')).toBe('first-output');
-    expect(running.textContent).toContain('streaming');
+    expect(running.textContent).toContain('Writing the answer');
     expect(records.length).toBeGreaterThan(0);
     // Every change is inside the running row, or the scale on the root (`--rl-total`).
     const root = container.firstElementChild;

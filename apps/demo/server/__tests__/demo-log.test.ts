@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { demoLogLine } from '../demo-runtime';
+
+describe("the demo server's log lines", () => {
+  it('end with the message, not a literal undefined, when the entry has no error', () => {
+    const args = demoLogLine({ level: 'info', runId: 'run-1', message: 'recovery: recovered' });
+    expect(args).toEqual(['[demo] info run run-1: recovery: recovered']);
+    expect(args.map(String).join(' ')).not.toMatch(/undefined/);
+  });
+
+  it('carry the error (its stack) when there is one', () => {
+    const error = new Error('store down');
+    expect(demoLogLine({ level: 'error', runId: 'run-1', message: 'failed', error })).toEqual([
+      '[demo] error run run-1: failed',
+      error,
+    ]);
+  });
+});
