@@ -23,6 +23,14 @@ export interface RunEventSource {
 interface Channel {
   listeners: Set<RunEventListener>;
   deltas: RunDeltaEvent[];
+  /** The newest assistant write this channel knows of (from its events or its deltas' bases). */
+  base: number;
+  /**
+   * The base a previous owner streamed on when the run was acquired anew (a takeover, a
+   * resume): deltas on it are that owner's, never the new one's (it numbers them on a write of
+   * its own), so they are neither buffered nor delivered. `null`: none.
+   */
+  sealed: number | null;
 }
 
 /**
@@ -41,16 +49,35 @@ export class RunEventHub implements RunEventBus {
     const channel = this.#channels.get(event.runId);
     if (event.type === 'run-delta') {
       const target = channel ?? this.#open(event.runId);
-      const first = target.deltas[0];
+      const base = event.baseRevision;
+      // A delta on an older base is stale (the newer write holds it, or its owner lost the run);
+      // one on a sealed base is a previous owner's, published after the takeover.
+      if (base < target.base || base === target.sealed) return;
       // A delta on a newer base starts a new buffer; the old base's deltas are in its checkpoint.
-      if (first && first.baseRevision !== event.baseRevision) target.deltas = [];
-      target.deltas.push(event);
-    } else if (channel && (isAssistantEvent(event) || event.type === 'run-status')) {
-      // An assistant write holds every delta before it; a terminal run streams no more. A lease
-      // renewed or released, or a new owner, leaves the deltas since the last write valid.
-      if (event.type !== 'run-status' || isTerminalStatus(event.status)) {
-        channel.deltas = [];
+      if (base > target.base) {
+        target.base = base;
+        target.deltas = [];
       }
+      target.deltas.push(event);
+    } else if (channel && isAssistantEvent(event)) {
+      // An assistant write holds every delta before it.
+      channel.deltas = [];
+      channel.base = Math.max(channel.base, event.revision);
+    } else if (channel && event.type === 'run-status') {
+      if (isTerminalStatus(event.status)) {
+        // A terminal run streams no more.
+        channel.deltas = [];
+      } else if (
+        event.change === 'acquired' &&
+        event.fencingToken > 1 &&
+        channel.base < event.revision
+      ) {
+        // A new owner (a takeover, a resume) writes before it streams: the deltas since the last
+        // write are the previous owner's, never made durable. A reconnect must not replay them.
+        channel.deltas = [];
+        channel.sealed = channel.base;
+      }
+      // A lease renewed or released leaves the deltas since the last write valid.
     }
     if (!channel) return;
     const listeners = channel.listeners;
@@ -98,7 +125,7 @@ export class RunEventHub implements RunEventBus {
   }
 
   #open(runId: string): Channel {
-    const channel: Channel = { listeners: new Set(), deltas: [] };
+    const channel: Channel = { listeners: new Set(), deltas: [], base: 0, sealed: null };
     this.#channels.set(runId, channel);
     return channel;
   }

@@ -277,6 +277,11 @@ export class RunEventStream {
       this.#delta = null; // an assistant write holds every delta before it
     } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
       this.#terminalRevision = event.revision;
+    } else if (event.type === 'run-status' && event.change === 'acquired' && event.fencingToken > 1) {
+      // A new owner numbers its deltas on a write of its own: those on the current base are the
+      // previous owner's, never made durable (the client drops them too: SPEC.md rule 3.5).
+      this.#delta = null;
+      this.#skipBase = this.#checkpointRevision;
     }
     this.#write(sseMessageBytes(event, this.#cursor()));
     this.#finishIfTerminal();
