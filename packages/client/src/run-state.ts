@@ -45,12 +45,6 @@ export interface LiveOverlay {
   readonly baseRevision: number;
   readonly seq: number;
   readonly chunks: UIMessageChunk[];
-  /**
-   * The run was acquired anew (a takeover, a resume) since the write at `baseRevision`: the
-   * deltas on it were the previous owner's, never made durable. The overlay is empty (`seq` 0)
-   * and no delta on this base applies; the new owner's arrive on its own first write (rule 3.5).
-   */
-  readonly sealed?: true;
 }
 
 /** The client's merged view of one run. Every field is replaced, never mutated. */

@@ -26,11 +26,11 @@ interface Channel {
   /** The newest assistant write this channel knows of (from its events or its deltas' bases). */
   base: number;
   /**
-   * The base a previous owner streamed on when the run was acquired anew (a takeover, a
-   * resume): deltas on it are that owner's, never the new one's (it numbers them on a write of
-   * its own), so they are neither buffered nor delivered. `null`: none.
+   * The newest acquisition (fencing token) this channel knows of: a delta of an older one is a
+   * previous owner's, published after a takeover (it was paused, not dead) — never buffered,
+   * never delivered.
    */
-  sealed: number | null;
+  fencingToken: number;
 }
 
 /**
@@ -50,12 +50,14 @@ export class RunEventHub implements RunEventBus {
     if (event.type === 'run-delta') {
       const target = channel ?? this.#open(event.runId);
       const base = event.baseRevision;
-      // A delta on an older base is stale (the newer write holds it, or its owner lost the run);
-      // one on a sealed base is a previous owner's, published after the takeover.
-      if (base < target.base || base === target.sealed) return;
+      const token = event.fencingToken ?? target.fencingToken;
+      // A delta on an older base is stale (the newer write holds it); one of an older
+      // acquisition is a previous owner's, published after the takeover.
+      if (base < target.base || token < target.fencingToken) return;
       // A delta on a newer base starts a new buffer; the old base's deltas are in its checkpoint.
-      if (base > target.base) {
+      if (base > target.base || token > target.fencingToken) {
         target.base = base;
+        target.fencingToken = token;
         target.deltas = [];
       }
       target.deltas.push(event);
@@ -67,15 +69,11 @@ export class RunEventHub implements RunEventBus {
       if (isTerminalStatus(event.status)) {
         // A terminal run streams no more.
         channel.deltas = [];
-      } else if (
-        event.change === 'acquired' &&
-        event.fencingToken > 1 &&
-        channel.base < event.revision
-      ) {
+      } else if (event.change === 'acquired' && event.fencingToken > channel.fencingToken) {
         // A new owner (a takeover, a resume) writes before it streams: the deltas since the last
         // write are the previous owner's, never made durable. A reconnect must not replay them.
         channel.deltas = [];
-        channel.sealed = channel.base;
+        channel.fencingToken = event.fencingToken;
       }
       // A lease renewed or released leaves the deltas since the last write valid.
     }
@@ -125,7 +123,7 @@ export class RunEventHub implements RunEventBus {
   }
 
   #open(runId: string): Channel {
-    const channel: Channel = { listeners: new Set(), deltas: [], base: 0, sealed: null };
+    const channel: Channel = { listeners: new Set(), deltas: [], base: 0, fencingToken: 0 };
     this.#channels.set(runId, channel);
     return channel;
   }
