@@ -87,7 +87,11 @@ export class ServerSim {
       chunk: { type: 'start-step' },
     };
     this.acquire(owner, leaseMs);
-    const base: UIMessage = this.assistant?.message ?? { id: this.message.id, role: 'assistant', parts: [] };
+    const base: UIMessage = this.assistant?.message ?? {
+      id: this.message.id,
+      role: 'assistant',
+      parts: [],
+    };
     this.message = {
       ...structuredClone(base),
       parts: base.parts.map((part) =>

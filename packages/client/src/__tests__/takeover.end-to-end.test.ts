@@ -133,9 +133,9 @@ describe('a takeover seen over loopback HTTP', () => {
     expect(await recovered.outcome).toMatchObject({ result: 'recovered' });
     // The second page comes back once B streams.
     await waitFor(() =>
-      expect(
-        published.filter((event) => event.type === 'run-delta').length,
-      ).toBeGreaterThanOrEqual(4 + CADENCE + 2),
+      expect(published.filter((event) => event.type === 'run-delta').length).toBeGreaterThanOrEqual(
+        4 + CADENCE + 2,
+      ),
     );
     stopReconnecting = reconnecting.subscribe(() => seenReconnecting.push(reconnecting.getState()));
 

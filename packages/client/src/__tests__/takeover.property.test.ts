@@ -59,7 +59,13 @@ function actions(server: ServerSim, history: History, clock: { tick: number }) {
   let operation: RunOperation | null = null;
   const a: Array<() => void> = [];
   a.push(() => {
-    operation = { id: 'a-step-0', kind: 'model-request', phase: 'started', step: 0, startedAt: now() };
+    operation = {
+      id: 'a-step-0',
+      kind: 'model-request',
+      phase: 'started',
+      step: 0,
+      startedAt: now(),
+    };
     server.operation(operation);
   });
   a.push(() => server.delta({ type: 'start-step' }));
@@ -96,7 +102,13 @@ function actions(server: ServerSim, history: History, clock: { tick: number }) {
   });
   b.push(() => server.checkpoint(true));
   b.push(() => {
-    operation = { id: 'b-step-0', kind: 'model-request', phase: 'started', step: 0, startedAt: now() };
+    operation = {
+      id: 'b-step-0',
+      kind: 'model-request',
+      phase: 'started',
+      step: 0,
+      startedAt: now(),
+    };
     server.operation(operation);
   });
   b.push(() => server.delta({ type: 'start-step' }));
@@ -150,7 +162,7 @@ describe('takeover property: the checkpointed text, then the new owner’s', () 
         let delivered = 0;
         const deliver = (state: RunState, events: typeof queue) =>
           events.reduce((next, event) => applyEvent(next, event), state);
-        const snapshots: ReturnType<ServerSim["snapshot"]>[] = [];
+        const snapshots: ReturnType<ServerSim['snapshot']>[] = [];
         /** Texts shown by pages that knew of the takeover (B's fencing token). */
         const shown: string[] = [];
         const record = (state: RunState) => {

@@ -1,5 +1,5 @@
-import { appendEvent, checkpointEvent, statusEvent, textDelta } from '@runlight/test-utils';
 import type { RunEvent } from '@runlight/protocol';
+import { appendEvent, checkpointEvent, statusEvent, textDelta } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
 import { RunEventHub } from '../event-hub';
 
