@@ -131,11 +131,28 @@ describe('a takeover seen over loopback HTTP', () => {
       }),
     });
     expect(await recovered.outcome).toMatchObject({ result: 'recovered' });
+    // Had A only been paused, it would publish on after the takeover: on its old base, under
+    // its old fencing token. No page may show it.
+    const lastOfA = published.findLast((event) => event.type === 'run-delta');
+    if (lastOfA?.type !== 'run-delta') throw new Error('A published no delta');
+    expect(lastOfA.fencingToken).toBe(1);
+    for (const seq of [lastOfA.seq + 1, 1]) {
+      hub.publish({
+        ...lastOfA,
+        seq,
+        chunk: { type: 'text-delta', id: 'text-0', delta: 'ZOMBIE ' },
+      });
+    }
     // The second page comes back once B streams.
     await waitFor(() =>
-      expect(published.filter((event) => event.type === 'run-delta').length).toBeGreaterThanOrEqual(
-        4 + CADENCE + 2,
-      ),
+      expect(
+        published.some(
+          (event) =>
+            event.type === 'run-delta' &&
+            event.fencingToken === 2 &&
+            event.chunk.type === 'text-delta',
+        ),
+      ).toBe(true),
     );
     stopReconnecting = reconnecting.subscribe(() => seenReconnecting.push(reconnecting.getState()));
 
