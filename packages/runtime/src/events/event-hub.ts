@@ -62,9 +62,11 @@ export class RunEventHub implements RunEventBus {
       }
       target.deltas.push(event);
     } else if (channel && isAssistantEvent(event)) {
-      // An assistant write holds every delta before it.
-      channel.deltas = [];
-      channel.base = Math.max(channel.base, event.revision);
+      // An assistant write holds every delta before it (one on it may have overtaken it).
+      if (channel.base < event.revision) {
+        channel.deltas = [];
+        channel.base = event.revision;
+      }
     } else if (channel && event.type === 'run-status') {
       if (isTerminalStatus(event.status)) {
         // A terminal run streams no more.
@@ -75,6 +77,7 @@ export class RunEventHub implements RunEventBus {
         channel.deltas = [];
         channel.fencingToken = event.fencingToken;
       }
+      // (A new owner's delta that overtook its acquisition raised the token already: kept.)
       // A lease renewed or released leaves the deltas since the last write valid.
     }
     if (!channel) return;

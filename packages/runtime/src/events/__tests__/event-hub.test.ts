@@ -61,4 +61,13 @@ describe('RunEventHub live-delta buffer', () => {
     hub.publish(textDelta(0, 1, 'a'));
     expect(hub.liveDeltas('run-1')).toHaveLength(1);
   });
+
+  it('keeps a delta that overtook its own write (over the PostgreSQL bus)', () => {
+    const hub = new RunEventHub();
+    hub.subscribe('run-1', () => {});
+    hub.publish(appendEvent(6, 4, 'a'));
+    hub.publish(textDelta(7, 1, 'b'));
+    hub.publish(appendEvent(7, 6, 'x'));
+    expect(hub.liveDeltas('run-1').map((d) => [d.baseRevision, d.seq])).toEqual([[7, 1]]);
+  });
 });
