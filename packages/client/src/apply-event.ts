@@ -51,6 +51,9 @@ function applyDelta(state: RunState, event: RunDeltaEvent): RunState {
   if (run === null || isTerminalStatus(run.status)) return state;
   const base = state.assistant?.revision ?? 0;
   if (event.baseRevision !== base) return state;
+  // Rule 3.5: a delta of another acquisition is another owner's (a previous one, paused not
+  // dead, publishing on after the takeover).
+  if (event.fencingToken !== undefined && event.fencingToken !== run.fencingToken) return state;
   const seq = live === null ? 0 : live.seq;
   if (event.seq !== seq + 1) return state;
   let chunks = live === null ? [] : live.chunks;
@@ -135,12 +138,14 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
         event.fencingToken,
         event.failure,
       );
-      // A terminal run streams no more; what it said is in its last checkpoint.
+      // A terminal run streams no more; what it said is in its last checkpoint. An acquisition
+      // (a takeover, a resume) ends the overlay too: its deltas were the previous owner's,
+      // never made durable — the page falls back to the checkpoint (rule 3.5).
       return nextState(
         state,
         next,
         state.assistant,
-        isTerminalStatus(next.status) ? null : state.live,
+        isTerminalStatus(next.status) || event.change === 'acquired' ? null : state.live,
       );
     }
   }

@@ -33,8 +33,14 @@ export function mergeSnapshot(
   if (state.run !== null && snapshot.revision <= state.revision) return next;
 
   const base = snapshot.assistant?.revision ?? 0;
+  // The overlay survives only on the snapshot's checkpoint and under the same acquisition: a
+  // new fencing token means a takeover (or a resume) the events did not bring, and the
+  // overlay's deltas were the previous owner's, never made durable (rules 1.4, 3.5).
   const keepLive =
-    next.live !== null && next.live.baseRevision === base && !isTerminalStatus(snapshot.run.status);
+    next.live !== null &&
+    next.live.baseRevision === base &&
+    !isTerminalStatus(snapshot.run.status) &&
+    next.run?.fencingToken === snapshot.run.fencingToken;
   return drainPending({
     ...next,
     run: snapshot.run,

@@ -89,13 +89,17 @@ export const RunStatusEventSchema = z.strictObject({
 /**
  * A live stream delta, published individually and not stored durably. It builds on the
  * assistant write (an `assistant-checkpoint` or `assistant-append`) at `baseRevision` (0: none
- * yet) and `seq` counts the deltas since that write, from 1.
+ * yet) and `seq` counts the deltas since that write, from 1. `fencingToken` names the
+ * acquisition of the owner that streamed it: after a takeover, a delta of the previous owner
+ * (one that was paused, not dead, and publishes on) is recognisable as such and never shown.
+ * Optional only so that deltas of earlier publishers still parse.
  */
 export const RunDeltaEventSchema = z.strictObject({
   type: z.literal('run-delta'),
   runId: RunIdSchema,
   baseRevision: z.number().int('must be an integer').min(0, 'must be zero or more'),
   seq: z.number().int('must be an integer').min(1, 'must be 1 or more'),
+  fencingToken: z.number().int('must be an integer').min(1, 'must be 1 or more').optional(),
   chunk: UIMessageChunkSchema,
 });
 

@@ -68,6 +68,52 @@ export class ServerSim {
     this.owner = owner;
   }
 
+  /** The previous owner's last delta: a zombie (paused, not dead) owner numbers on from it. */
+  #zombie: RunDeltaEvent | null = null;
+
+  /**
+   * `owner` takes the run over (its lease expired by the sim's clock): the dead owner's
+   * unwritten deltas are lost and its streaming text parts are closed. The new owner's first
+   * write must then be the whole message (`checkpoint(true)`, the runtime's `rebase`), which
+   * its deltas are numbered on.
+   */
+  takeOver(owner: string, leaseMs?: number): void {
+    this.#zombie = this.buffer.at(-1) ?? {
+      type: 'run-delta',
+      runId: this.runId,
+      baseRevision: this.record!.assistant?.revision ?? 0,
+      seq: 0,
+      fencingToken: this.record!.run.fencingToken,
+      chunk: { type: 'start-step' },
+    };
+    this.acquire(owner, leaseMs);
+    const base: UIMessage = this.assistant?.message ?? {
+      id: this.message.id,
+      role: 'assistant',
+      parts: [],
+    };
+    this.message = {
+      ...structuredClone(base),
+      parts: base.parts.map((part) =>
+        (part.type === 'text' || part.type === 'reasoning') && part.state === 'streaming'
+          ? { ...part, state: 'done' as const }
+          : structuredClone(part),
+      ),
+    };
+    this.unwritten = [];
+  }
+
+  /**
+   * A delta the previous owner publishes after the takeover (it was paused, not dead): on its
+   * old base, numbered on from its last one; never buffered, never part of the answer.
+   */
+  zombieDelta(chunk: UIMessageChunk): void {
+    const last = this.#zombie!;
+    const event: RunDeltaEvent = { ...last, seq: last.seq + 1, chunk };
+    this.#zombie = event;
+    this.published.push(event);
+  }
+
   operation(operation: RunOperation): void {
     this.#apply(reduceRecordRunOperation(this.record!, this.#guard(), operation, this.#now()));
   }
@@ -110,6 +156,7 @@ export class ServerSim {
       runId: this.runId,
       baseRevision: base,
       seq,
+      fencingToken: this.record!.run.fencingToken,
       chunk,
     };
     this.buffer.push(event);
@@ -153,7 +200,11 @@ export class ServerSim {
       return events;
     const base = this.record!.assistant?.revision ?? 0;
     let after = 0;
-    if (b !== undefined && s !== undefined) {
+    // An acquisition after R is replayed first and ends the client's overlay (rule 3.5).
+    const reacquired = events.some(
+      (event) => event.type === 'run-status' && event.change === 'acquired',
+    );
+    if (b !== undefined && s !== undefined && !reacquired) {
       if (b > base) return 'reset';
       if (b === base) {
         if (!this.buffer.some((d) => d.seq === s)) return 'reset';
@@ -178,5 +229,7 @@ export class ServerSim {
       this.buffer = [];
     }
     if (event.type === 'run-status' && event.change !== 'acquired') this.buffer = [];
+    // The hub: an acquisition ends the previous owner's deltas.
+    if (event.type === 'run-status' && event.change === 'acquired') this.buffer = [];
   }
 }

@@ -38,6 +38,14 @@ export interface RunEventSource {
 interface Channel {
   listeners: Set<RunEventListener>;
   deltas: RunDeltaEvent[];
+  /** The newest assistant write this channel knows of (from its events or its deltas' bases). */
+  base: number;
+  /**
+   * The newest acquisition (fencing token) this channel knows of: a delta of an older one is a
+   * previous owner's, published after a takeover (it was paused, not dead) — never buffered,
+   * never delivered.
+   */
+  fencingToken: number;
 }
 
 /**
@@ -56,16 +64,36 @@ export class RunEventHub implements RunEventBus {
     const channel = this.#channels.get(event.runId);
     if (event.type === 'run-delta') {
       const target = channel ?? this.#open(event.runId);
-      const first = target.deltas[0];
+      const base = event.baseRevision;
+      const token = event.fencingToken ?? target.fencingToken;
+      // A delta on an older base is stale (the newer write holds it); one of an older
+      // acquisition is a previous owner's, published after the takeover.
+      if (base < target.base || token < target.fencingToken) return;
       // A delta on a newer base starts a new buffer; the old base's deltas are in its checkpoint.
-      if (first && first.baseRevision !== event.baseRevision) target.deltas = [];
-      target.deltas.push(event);
-    } else if (channel && (isAssistantEvent(event) || event.type === 'run-status')) {
-      // An assistant write holds every delta before it; a terminal run streams no more. A lease
-      // renewed or released, or a new owner, leaves the deltas since the last write valid.
-      if (event.type !== 'run-status' || isTerminalStatus(event.status)) {
-        channel.deltas = [];
+      if (base > target.base || token > target.fencingToken) {
+        target.base = base;
+        target.fencingToken = token;
+        target.deltas = [];
       }
+      target.deltas.push(event);
+    } else if (channel && isAssistantEvent(event)) {
+      // An assistant write holds every delta before it (one on it may have overtaken it).
+      if (channel.base < event.revision) {
+        channel.deltas = [];
+        channel.base = event.revision;
+      }
+    } else if (channel && event.type === 'run-status') {
+      if (isTerminalStatus(event.status)) {
+        // A terminal run streams no more.
+        channel.deltas = [];
+      } else if (event.change === 'acquired' && event.fencingToken > channel.fencingToken) {
+        // A new owner (a takeover, a resume) writes before it streams: the deltas since the last
+        // write are the previous owner's, never made durable. A reconnect must not replay them.
+        channel.deltas = [];
+        channel.fencingToken = event.fencingToken;
+      }
+      // (A new owner's delta that overtook its acquisition raised the token already: kept.)
+      // A lease renewed or released leaves the deltas since the last write valid.
     }
     if (!channel) return;
     const listeners = channel.listeners;
@@ -113,7 +141,7 @@ export class RunEventHub implements RunEventBus {
   }
 
   #open(runId: string): Channel {
-    const channel: Channel = { listeners: new Set(), deltas: [] };
+    const channel: Channel = { listeners: new Set(), deltas: [], base: 0, fencingToken: 0 };
     this.#channels.set(runId, channel);
     return channel;
   }

@@ -88,6 +88,8 @@ export class RunEventStream {
   /** Revision of the run's terminal status event, once known. */
   #terminalRevision: number | null = null;
   #access: StreamAccessWatch | null = null;
+  /** The newest acquisition known: a delta of an older one is a previous owner's. */
+  #fencingToken = 0;
 
   constructor(options: RunEventStreamOptions) {
     this.#options = options;
@@ -153,6 +155,7 @@ export class RunEventStream {
       return;
     }
     this.#checkpointRevision = snapshot.assistant?.revision ?? 0;
+    this.#fencingToken = snapshot.run.fencingToken;
     if (isTerminalStatus(snapshot.run.status)) this.#terminalRevision = snapshot.revision;
 
     for (const event of await store.readEvents(runId, { afterRevision: this.#revision })) {
@@ -184,7 +187,9 @@ export class RunEventStream {
         return;
       }
     }
-    const onBase = buffer.filter((d) => d.baseRevision === this.#checkpointRevision);
+    const onBase = buffer.filter(
+      (d) => d.baseRevision === this.#checkpointRevision && !this.#previousOwners(d),
+    );
     if (this.#delta === null && !onBase.every((d, i) => d.seq === i + 1)) {
       // This process does not hold the text so far on the checkpoint (its bus joined late or
       // lost a delta). A reset would only bring the client back here; it waits for the next
@@ -252,7 +257,7 @@ export class RunEventStream {
   }
 
   #handleDelta(delta: RunDeltaEvent): Promise<void> | undefined {
-    if (this.#terminalRevision !== null) return undefined;
+    if (this.#terminalRevision !== null || this.#previousOwners(delta)) return undefined;
     const base = delta.baseRevision;
     if (base < this.#checkpointRevision || base === this.#skipBase) return undefined;
     if (base > this.#checkpointRevision) {
@@ -267,6 +272,11 @@ export class RunEventStream {
     if (delta.seq > last + 1 && !this.#fillDeltas(base, last, delta.seq)) return undefined;
     this.#sendDelta(delta);
     return undefined;
+  }
+
+  /** A delta of an older acquisition: a previous owner's, published after the takeover. */
+  #previousOwners(delta: RunDeltaEvent): boolean {
+    return delta.fencingToken !== undefined && delta.fencingToken < this.#fencingToken;
   }
 
   /** Sends the buffered deltas strictly between `last` and `seq`; resets when one is gone. */
@@ -302,6 +312,11 @@ export class RunEventStream {
       this.#delta = null; // an assistant write holds every delta before it
     } else if (event.type === 'run-status' && isTerminalStatus(event.status)) {
       this.#terminalRevision = event.revision;
+    } else if (event.type === 'run-status') {
+      this.#fencingToken = Math.max(this.#fencingToken, event.fencingToken);
+      // An acquisition ends the client's overlay (SPEC.md rule 3.5): the deltas since the last
+      // write were the previous owner's, never made durable; the new owner writes first.
+      if (event.change === 'acquired') this.#delta = null;
     }
     this.#write(sseMessageBytes(event, this.#cursor()));
     this.#finishIfTerminal();

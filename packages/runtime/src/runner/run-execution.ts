@@ -100,7 +100,13 @@ export class RunExecution {
       if (abandoned && !isTerminalPhase(abandoned.phase)) {
         await this.#recorder.endOperation(abandoned.id, 'failed');
       }
-      if (resumed.approvalCheckpoint) await this.#writer.checkpoint('always');
+      // Every execution but a run's first (fencing token 1) writes its message before its
+      // first delta: a takeover's deltas are then numbered on its own write, never on the dead
+      // owner's last one (whose unwritten deltas the watchers still hold). A resume writes its
+      // answered approvals the same way.
+      if (resumed.approvalCheckpoint || context.owned.fencingToken > 1) {
+        await this.#writer.rebase();
+      }
       if (!this.#stop.stopped()) await this.#stream(options);
     } catch (error) {
       // E.g. `streamText` throws synchronously for an unknown model id: a run failure, named

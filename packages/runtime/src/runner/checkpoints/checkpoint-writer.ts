@@ -104,6 +104,18 @@ export class CheckpointWriter {
   }
 
   /**
+   * The first write of an execution that is not its run's first (a takeover, a resume): the
+   * whole message as this owner continues it — even an empty one — so that its live deltas are
+   * numbered on a write of its own. A previous owner's deltas on the old base (those it never
+   * made durable) then cannot be taken for this owner's: a client falls back to this checkpoint
+   * and applies the new deltas from `seq` 1 on it (packages/client/SPEC.md rule 3.5).
+   */
+  rebase(): Promise<void> {
+    this.#consolidate = true;
+    return this.checkpoint('always');
+  }
+
+  /**
    * Makes every chunk published so far durable (an append, or a consolidation). Runs
    * exclusively (loop checkpoints and lease heartbeats take turns), so the next delta names
    * its revision. With nothing to write, `'always'` renews the lease instead (the heartbeat).

@@ -46,6 +46,8 @@ export async function consumeChunks(
         runId: context.runId,
         baseRevision,
         seq,
+        // Whose delta it is: a previous owner's, published after a takeover, is never shown.
+        fencingToken: context.owned.fencingToken,
         chunk,
       });
       const structural = isStructuralChunk(chunk);

@@ -10,6 +10,7 @@ import { InvalidTransitionError } from '../../../errors/invalid-transition-error
 import { StoreConflictError } from '../../../errors/store-conflict-error';
 import { StoreUnavailableError } from '../../../errors/store-unavailable-error';
 import type { AgentRuntimeStore } from '../../../store/agent-runtime-store';
+import { deltaViolations } from './delta-invariants';
 import { type Schedule, SECRET } from './schedule';
 import type { InjectedFaults, LandedWrite } from './sim-driver';
 
@@ -52,7 +53,8 @@ function explainedCodes(
  * exactly one terminal state (unless paused for approval or left by an outage longer than the
  * retry budget, for the lease to expire); the failure code names the owner of an injected
  * fault; the event log equals what the runtimes published (no gap, no duplicate, in order);
- * no write landed under an older fencing token after a newer one; no error text in any record
+ * no write landed under an older fencing token after a newer one; no glued text (every delta
+ * is its owner's, on a write of its own: `deltaViolations`); no error text in any record
  * or event; `done` resolves to the stored record (or rejects only for create/acquire).
  */
 export async function checkInvariants(input: {
@@ -184,6 +186,9 @@ export async function checkInvariants(input: {
       );
     }
   }
+
+  // No glued text: no two owners' deltas a client's cursor could confuse.
+  for (const violation of deltaViolations(published, log)) violate(violation);
 
   // No error text anywhere durable or published.
   const everything = JSON.stringify([snapshot, log, [...published.values()]]);
