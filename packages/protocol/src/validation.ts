@@ -4,6 +4,7 @@ import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import {
   AssistantAppendEventSchema,
   DurableRunEventSchema,
+  RunEventRefSchema,
   RunEventSchema,
   RunResetSchema,
 } from './run-event';
@@ -84,6 +85,7 @@ export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
 );
 export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
 export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);
+export const [parseRunEventRef, safeParseRunEventRef] = parsers('RunEventRef', RunEventRefSchema);
 export const [parseAssistantAppendEvent, safeParseAssistantAppendEvent] = parsers(
   'AssistantAppendEvent',
   AssistantAppendEventSchema,

@@ -9,6 +9,10 @@ export { RunlightError } from './errors/runlight-error';
 export { StoreConflictError } from './errors/store-conflict-error';
 export { StoreRecordError } from './errors/store-record-error';
 export { StoreUnavailableError } from './errors/store-unavailable-error';
+export {
+  TOOL_RESULT_TOO_LARGE_TEXT,
+  ToolResultTooLargeError,
+} from './errors/tool-result-too-large-error';
 export type { RunEventListener, RunEventSource } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
@@ -50,6 +54,7 @@ export {
   MAX_HISTORY_PAGE_SIZE,
 } from './http/run-history';
 export { SseBufferBudget } from './http/sse-buffer-budget';
+export { DEFAULT_MAX_EVENT_BYTES } from './http/sse-event-size';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
@@ -81,6 +86,7 @@ export type { ManagedToolExecutionOptions } from './runner/tools/managed-tools';
 export { idempotencyKeyOf } from './runner/tools/managed-tools';
 export type { ToolErrorText } from './runner/tools/tool-error-text';
 export { TOOL_ERROR_TEXT } from './runner/tools/tool-error-text';
+export { DEFAULT_MAX_TOOL_RESULT_BYTES } from './runner/tools/tool-result-limit';
 export type { StoreRetryOptions } from './runner/writes/resilient-store';
 export type {
   AgentRuntimeStore,

@@ -32,9 +32,12 @@ const TAILS: Record<string, { route: Route; method: 'GET' | 'POST' }> = {
   approvals: { route: 'approve', method: 'POST' },
 };
 
+const EVENT_AT = { route: 'event', method: 'GET' } as const;
+
 /**
  * Mounts the run routes under `basePath`:
  * - `GET  {basePath}/runs/:id` (snapshot), `GET {basePath}/runs/:id/events` (SSE)
+ * - `GET  {basePath}/runs/:id/events/:revision` (one event, for an `event-ref`)
  * - `POST {basePath}/runs/:id/cancel`, `POST {basePath}/runs/:id/approvals`
  * - `POST {basePath}/runs` (start; only with the handlers' `start` option)
  *
@@ -74,10 +77,13 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     }
     if (!raw.startsWith(prefix)) return null;
     const segments = raw.slice(prefix.length).split('/');
-    if (segments.length > 2) return null;
+    // `…/runs/:id/events/:revision`: one event an `event-ref` names (run-event-reference.ts).
+    const revision = segments.length === 3 && segments[1] === 'events' ? segments[2] : undefined;
+    if (segments.length > 2 && !revision) return null;
     const [encodedId, tail = ''] = segments;
-    const match =
-      (segments.length === 1 || tail !== '') && Object.hasOwn(TAILS, tail)
+    const match = revision
+      ? EVENT_AT
+      : (segments.length === 1 || tail !== '') && Object.hasOwn(TAILS, tail)
         ? TAILS[tail]
         : undefined;
     if (match === undefined || !encodedId) return null;
@@ -99,7 +105,8 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     }
     const invalid = checkRunId(runId);
     if (invalid) return invalid;
-    return handlers[match.route](request, runId);
+    if (revision) return handlers.event(request, runId, revision);
+    return handlers[match.route as Route](request, runId);
   };
 
   if (cors === null) return answer;

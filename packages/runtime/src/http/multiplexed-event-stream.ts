@@ -24,6 +24,8 @@ export interface MultiplexedEventStreamOptions {
   source: RunEventSource;
   heartbeatMs: number;
   maxQueuedBytes: number;
+  /** See `RunEventStreamOptions.maxEventBytes`. */
+  maxEventBytes?: number;
   signal?: AbortSignal;
   onError: (error: unknown) => void;
 }
@@ -77,7 +79,7 @@ export class MultiplexedEventStream {
   /** Follows `subscription` on this connection (subscribes before reading the store). */
   add(subscription: RunSubscription): void {
     if (this.#closed) return;
-    const { store, source, maxQueuedBytes, onError } = this.#options;
+    const { store, source, maxQueuedBytes, maxEventBytes, onError } = this.#options;
     const { runId, cursor } = subscription;
     const stream = new RunEventStream({
       runId,
@@ -86,6 +88,7 @@ export class MultiplexedEventStream {
       cursor,
       heartbeatMs: NO_HEARTBEAT,
       maxQueuedBytes,
+      ...(maxEventBytes === undefined ? {} : { maxEventBytes }),
       onError,
     });
     this.#runs.add(stream);

@@ -33,6 +33,10 @@ function fakeHandlers() {
       return new Response('start');
     },
     bufferedBytes: () => 0,
+    event: async (_request, runId, revision) => {
+      calls.push(['event', `${runId}@${revision}`]);
+      return new Response('event');
+    },
     history: async (_request, runId) => {
       calls.push(['history', runId]);
       return new Response('history');
