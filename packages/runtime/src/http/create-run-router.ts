@@ -78,7 +78,10 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
     if (!raw.startsWith(prefix)) return null;
     const segments = raw.slice(prefix.length).split('/');
     // `…/runs/:id/events/:revision`: one event an `event-ref` names (run-event-reference.ts).
-    const revision = segments.length === 3 && segments[1] === 'events' ? segments[2] : undefined;
+    const revision =
+      segments.length === 3 && segments[1] === 'events' && /^[0-9]+$/.test(segments[2]!)
+        ? segments[2]
+        : undefined;
     if (segments.length > 2 && !revision) return null;
     const [encodedId, tail = ''] = segments;
     const match = revision

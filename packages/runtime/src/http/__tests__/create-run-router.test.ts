@@ -56,6 +56,7 @@ describe('createRunRouter', () => {
     ['/api/runs/run-1/cancel', 'cancel', 'run-1', 'POST'],
     ['/api/runs/run-1/approvals', 'approve', 'run-1', 'POST'],
     ['/api/runs', 'start', '', 'POST'],
+    ['/api/runs/run-1/events/12', 'event', 'run-1@12'],
   ])('routes %s to %s(%s)', async (path, handler, runId, method = 'GET') => {
     const { handlers, calls } = fakeHandlers();
     const route = createRunRouter({ handlers, basePath: '/api/' });

@@ -61,7 +61,7 @@ describe('maxEventBytes: a large event travels as a reference (issue 22 item 4)'
     };
     expect(await code('/runs/run-1/events/0')).toEqual([400, 'bad_revision']);
     expect(await code('/runs/run-1/events/01')).toEqual([400, 'bad_revision']);
-    expect(await code('/runs/run-1/events/x')).toEqual([400, 'bad_revision']);
+    expect(await code('/runs/run-1/events/99999999999999999')).toEqual([400, 'bad_revision']);
     expect(await code('/runs/run-1/events/99')).toEqual([404, 'event_not_found']);
     expect(await code('/runs/nope/events/1')).toEqual([404, 'run_not_found']);
   });
