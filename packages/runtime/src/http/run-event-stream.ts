@@ -294,6 +294,8 @@ export class RunEventStream {
   }
 
   #sendDelta(delta: RunDeltaEvent): void {
+    // A delta after one too large to send (e.g. later in a `#fillDeltas` run): none on this base.
+    if (delta.baseRevision === this.#skipBase) return;
     const previous = this.#delta;
     this.#delta = delta; // its baseRevision and seq: no object per client and delta
     const bytes = sseMessageWithin(delta, this.#cursor(), this.#maxEventBytes);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_EVENT_BYTES } from '../sse-event-size';
-import { createHttpFixture, ScriptedRun } from './http-test-kit';
+import { createHttpFixture, lossySource, ScriptedRun } from './http-test-kit';
 
 const KiB = 1024;
 const fixtures: { close: () => Promise<void> }[] = [];
@@ -84,6 +84,31 @@ describe('maxEventBytes: a large event travels as a reference (issue 22 item 4)'
     expect(JSON.parse(messages[0]!.data)).toMatchObject({ seq: 1 });
     expect(messages[0]!.id).toBe('3:0:1');
     expect(JSON.parse(messages[2]!.data)).toMatchObject({ seq: 1, baseRevision: 4 });
+  });
+
+  it('sends no delta past a too-large one when it fills a hole from the live buffer', async () => {
+    const http = await createHttpFixture({
+      maxEventBytes: 16 * KiB,
+      // The listener misses the large delta (a lost notification); the live buffer holds it.
+      source: (hub) => lossySource(hub, (event) => event.type === 'run-delta' && event.seq === 2),
+    });
+    fixtures.push(http);
+    const run = await ScriptedRun.start(http, 'run-1');
+    await run.startOperation();
+    const reader = await http.events('run-1', { after: '3' });
+    run.delta('small ');
+    run.delta('z'.repeat(32 * KiB));
+    run.delta('after '); // seq 3: fills seq 2 from the buffer — too large — so neither is sent
+    await run.checkpoint();
+    await run.endOperation();
+    await run.complete();
+    const messages = await reader.rest();
+    expect(messages.map((message) => message.event)).toEqual([
+      'run-delta',
+      'event-ref',
+      'run-operation',
+      'run-status',
+    ]);
   });
 
   it('defaults to 1 MiB, well under the 8 MiB per-client cap', () => {
