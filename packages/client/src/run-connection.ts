@@ -5,6 +5,7 @@ import { BoundedSseParser } from './bounded-sse-parser';
 import { cursorOf } from './cursor';
 import { RunlightClientError } from './errors/runlight-client-error';
 import { httpErrorKind } from './fetch-snapshot';
+import { applyInOrder, DropsAtCursor, followEventRef } from './follow-event-ref';
 import { HeldEvents } from './held-events';
 import { parseServerMessage } from './parse-server-message';
 import type { ConnectionState, RunState } from './run-state';
@@ -58,6 +59,8 @@ export class RunConnection {
   #gapTimer: ReturnType<typeof setTimeout> | undefined;
   #gapAttempt = 0;
   #lastGapReloadAt = Number.NEGATIVE_INFINITY;
+  /** Streams that broke off after opening, at one cursor (the dropped-twice rule). */
+  readonly #drops = new DropsAtCursor();
 
   constructor(host: RunStoreHost) {
     this.#host = host;
@@ -108,6 +111,7 @@ export class RunConnection {
     while (!signal.aborted) {
       this.#setConnection(attempt === 0 ? 'connecting' : this.#retryState());
       let wait: 'backoff' | 'unauthorized' = 'backoff';
+      let opened = false;
       try {
         const state = this.#host.state();
         const needsLoad = reloadFirst || state.run === null || state.phase === 'gap';
@@ -115,6 +119,7 @@ export class RunConnection {
         if (failure !== null) throw failure;
         reloadFirst = false;
         const outcome = await this.#stream(signal, withoutLiveCursor, () => {
+          opened = true;
           attempt = 0;
           this.#failures = 0;
         });
@@ -129,6 +134,12 @@ export class RunConnection {
         }
       } catch (error) {
         if (signal.aborted) return;
+        if (opened && this.#drops.droppedTwice(cursorOf(this.#host.state()))) {
+          // Dropped twice at one cursor (e.g. an event this client cannot take): resuming
+          // there again would loop. Reload the snapshot instead and resume from its revision.
+          reloadFirst = true;
+          withoutLiveCursor = true;
+        }
         if (error !== this.#host.state().error) this.#host.fail(error);
         if (isUnauthorized(error)) {
           wait = 'unauthorized';
@@ -256,7 +267,12 @@ export class RunConnection {
         if (batch.length === 0) continue;
         const messages = batch;
         batch = [];
-        if (this.#applyBatch(messages)) return 'reset';
+        const follow = async (ref: EventSourceMessage) => {
+          const event = await followEventRef(context, runId, ref, signal);
+          watch(); // the fetch is progress: the stall clock restarts after it
+          return event;
+        };
+        if (await applyInOrder(messages, (part) => this.#applyBatch(part), follow)) return 'reset';
       }
     } catch (cause) {
       if (signal.aborted || RunlightClientError.isInstance(cause)) throw cause;

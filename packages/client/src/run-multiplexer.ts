@@ -37,6 +37,8 @@ function sseText(message: EventSourceMessage): string {
  * rules — merge, cursor, reset, backoff, stall — unchanged. When the set of runs changes, the
  * connection is re-opened (after `reopenDelayMs`, so a page mounting twenty runs opens one) with
  * each run's cursor as of the last message forwarded to it: nothing is sent twice or skipped.
+ * An `event-ref` (an event above the server's `maxEventBytes`) is forwarded like any message:
+ * the store fetches the event itself (`…/runs/:id/events/:revision` passes through to `fetch`).
  * A store that leaves (its last subscriber unmounted, e.g. scrolled out of view) cancels its
  * body and stops costing the connection anything. A broken connection errors every run's body;
  * the stores back off and rejoin.

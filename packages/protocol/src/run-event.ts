@@ -127,6 +127,21 @@ export const RunUnauthorizedSchema = z.strictObject({
   code: z.string().max(100, 'must be at most 100 characters'),
 });
 
+/**
+ * Not a run event but a pointer on the SSE stream (`event: event-ref`, with the `id` the event
+ * itself would have had): durable event `revision` of the run is larger than the server's
+ * `maxEventBytes`, so it is not sent inline. The client fetches it —
+ * `GET {base}/runs/:id/events/:revision`, the event's JSON — and applies it in its place before
+ * anything after it. `bytes` is the size of the event's JSON (informative).
+ */
+export const RunEventRefSchema = z.strictObject({
+  type: z.literal('event-ref'),
+  runId: RunIdSchema,
+  revision: z.number().int().min(1),
+  eventType: z.enum(['run-operation', 'assistant-checkpoint', 'assistant-append', 'run-status']),
+  bytes: z.number().int().min(0),
+});
+
 export const DurableRunEventSchema = z.discriminatedUnion('type', [
   RunOperationEventSchema,
   AssistantCheckpointEventSchema,
@@ -151,6 +166,7 @@ export type DurableRunEvent = z.infer<typeof DurableRunEventSchema>;
 export type RunEvent = z.infer<typeof RunEventSchema>;
 export type RunReset = z.infer<typeof RunResetSchema>;
 export type RunUnauthorized = z.infer<typeof RunUnauthorizedSchema>;
+export type RunEventRef = z.infer<typeof RunEventRefSchema>;
 
 export function isDurableEvent(event: RunEvent): event is DurableRunEvent {
   return event.type !== 'run-delta';

@@ -4,6 +4,7 @@ import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import {
   AssistantAppendEventSchema,
   DurableRunEventSchema,
+  RunEventRefSchema,
   RunEventSchema,
   RunResetSchema,
   RunUnauthorizedSchema,
@@ -89,6 +90,7 @@ export const [parseRunUnauthorized, safeParseRunUnauthorized] = parsers(
   'RunUnauthorized',
   RunUnauthorizedSchema,
 );
+export const [parseRunEventRef, safeParseRunEventRef] = parsers('RunEventRef', RunEventRefSchema);
 export const [parseAssistantAppendEvent, safeParseAssistantAppendEvent] = parsers(
   'AssistantAppendEvent',
   AssistantAppendEventSchema,

@@ -31,8 +31,8 @@ function wholeMessageShadow(inner: AgentRuntimeDriver) {
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
     findExpiredRuns: (options) => inner.findExpiredRuns(options),
-    async compareAndSet(runId, expected, next, stored) {
-      const written = await inner.compareAndSet(runId, expected, next, stored);
+    async compareAndSet(runId, expected, next, stored, head) {
+      const written = await inner.compareAndSet(runId, expected, next, stored, head);
       if (!written) return false;
       // The whole-message scheme wrote the whole record with every write: fold it.
       const events = stored.map((event) => ({ ...event, runId }) as DurableRunEvent);

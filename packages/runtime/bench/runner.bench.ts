@@ -137,8 +137,8 @@ function countingDriver() {
   const counts = { writes: 0, bytes: 0, checkpointBytes: 0 };
   const driver: AgentRuntimeDriver = {
     ...inner,
-    compareAndSet: async (runId, expected, next, events) => {
-      const written = await inner.compareAndSet(runId, expected, next, events);
+    compareAndSet: async (runId, expected, next, events, head) => {
+      const written = await inner.compareAndSet(runId, expected, next, events, head);
       if (written) {
         counts.writes++;
         counts.bytes += JSON.stringify(next).length + JSON.stringify(events).length;

@@ -9,6 +9,10 @@ export { RunlightError } from './errors/runlight-error';
 export { StoreConflictError } from './errors/store-conflict-error';
 export { StoreRecordError } from './errors/store-record-error';
 export { StoreUnavailableError } from './errors/store-unavailable-error';
+export {
+  TOOL_RESULT_TOO_LARGE_TEXT,
+  ToolResultTooLargeError,
+} from './errors/tool-result-too-large-error';
 export type {
   RunEventListener,
   RunEventSource,
@@ -58,6 +62,7 @@ export {
 export type { RunRoute, RunRouteName } from './http/run-routes';
 export { RUN_ROUTES } from './http/run-routes';
 export { SseBufferBudget } from './http/sse-buffer-budget';
+export { DEFAULT_MAX_EVENT_BYTES } from './http/sse-event-size';
 export type { NodeListener, WebHandler } from './http/to-node-listener';
 export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
@@ -89,6 +94,7 @@ export type { ManagedToolExecutionOptions } from './runner/tools/managed-tools';
 export { idempotencyKeyOf } from './runner/tools/managed-tools';
 export type { ToolErrorText } from './runner/tools/tool-error-text';
 export { TOOL_ERROR_TEXT } from './runner/tools/tool-error-text';
+export { DEFAULT_MAX_TOOL_RESULT_BYTES } from './runner/tools/tool-result-limit';
 export type { StoreRetryOptions } from './runner/writes/resilient-store';
 export type {
   AgentRuntimeStore,

@@ -72,6 +72,17 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       RETURNING id
     ),${writeChildren}`;
 
+  // With the head the store wrote (its digest in $10): the head event row must still hold
+  // exactly that text — one row by primary key, in the same statement. \`json\` keeps the text
+  // as written, so \`md5(event::text)\` is the digest of what the store sent.
+  const updateOnHead = update.replace(
+    'WHERE id = $1 AND revision = $2::integer',
+    `WHERE id = $1 AND revision = $2::integer AND EXISTS (
+        SELECT 1 FROM ${tables.events} head
+        WHERE head.run_id = $1 AND head.revision = $2::integer AND md5(head.event::text) = $10
+      )`,
+  );
+
   const load: SqlStatement = {
     name: name('load'),
     text: `
@@ -110,29 +121,32 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       return { ...row.record, assistant: { message, revision } };
     },
 
-    async compareAndSet(runId, expectedRevision, snapshot, events) {
+    async compareAndSet(runId, expectedRevision, snapshot, events, expectedHead) {
       const head = headOf(snapshot, events);
       if (!head) return false;
+      const onHead = expectedRevision !== null && expectedHead !== undefined;
+      const values = [
+        runId,
+        expectedRevision,
+        head.revision,
+        // The record holds the assistant pointer, never the message: the message is in the
+        // event log (the last `assistant-checkpoint` and the `assistant-append`s after it).
+        snapshot === null ? null : JSON.stringify(snapshot),
+        events.map((event) => event.revision),
+        head.status,
+        head.at,
+        // Revisions travel beside the documents: reading them out of the JSON in SQL would
+        // make PostgreSQL de-escape it, which refuses text holding \u0000.
+        events.map((event) => JSON.stringify(event satisfies StoredRunEvent)),
+        // The lease expiry in a column of its own (null: nobody leases the run), indexed for
+        // `findExpiredRuns`; written by the same statement as the event it mirrors.
+        head.leaseExpiresAt,
+      ];
+      if (onHead) values.push(createHash('md5').update(expectedHead, 'utf8').digest('hex'));
       const [row] = await sql.query<{ written: number }>({
-        name: name(expectedRevision === null ? 'insert' : 'update'),
-        text: expectedRevision === null ? insert : update,
-        values: [
-          runId,
-          expectedRevision,
-          head.revision,
-          // The record holds the assistant pointer, never the message: the message is in the
-          // event log (the last `assistant-checkpoint` and the `assistant-append`s after it).
-          snapshot === null ? null : JSON.stringify(snapshot),
-          events.map((event) => event.revision),
-          head.status,
-          head.at,
-          // Revisions travel beside the documents: reading them out of the JSON in SQL would
-          // make PostgreSQL de-escape it, which refuses text holding \u0000.
-          events.map((event) => JSON.stringify(event satisfies StoredRunEvent)),
-          // The lease expiry in a column of its own (null: nobody leases the run), indexed for
-          // `findExpiredRuns`; written by the same statement as the event it mirrors.
-          head.leaseExpiresAt,
-        ],
+        name: name(expectedRevision === null ? 'insert' : onHead ? 'update_on_head' : 'update'),
+        text: expectedRevision === null ? insert : onHead ? updateOnHead : update,
+        values,
       });
       return row?.written === 1;
     },

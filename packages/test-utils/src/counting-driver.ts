@@ -43,8 +43,8 @@ export function countingDriver(inner: AgentRuntimeDriver): {
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
     findExpiredRuns: (options) => inner.findExpiredRuns(options),
-    async compareAndSet(runId, expected, next, events) {
-      const written = await inner.compareAndSet(runId, expected, next, events);
+    async compareAndSet(runId, expected, next, events, head) {
+      const written = await inner.compareAndSet(runId, expected, next, events, head);
       if (!written) return false;
       const record = next === null ? 0 : JSON.stringify(next).length;
       counts.writes++;

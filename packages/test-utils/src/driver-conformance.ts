@@ -15,6 +15,8 @@ export interface ConformanceTarget {
   driver: AgentRuntimeDriver;
   /** Writes a raw record for `runId` behind the store's back (to test corrupt records). */
   corrupt: (runId: string, record: unknown) => Promise<void>;
+  /** Replaces the stored event at `revision` behind the store's back (a corrupt event row). */
+  corruptEvent: (runId: string, revision: number, event: unknown) => Promise<void>;
   close?: () => Promise<void>;
 }
 
@@ -381,6 +383,66 @@ export function describeDriverConformance(
         StoreRecordError.isInstance,
       );
       expect(await target.driver.load(id)).toEqual({ run: { id, status: 'exploded' } });
+    });
+
+    it('refuses to write on top of a head event that no longer parses, and appends nothing', async () => {
+      const { id, guard } = await acquired();
+      const run = await store.recordRunOperation(id, guard, modelRequest(0));
+      // The store wrote the head itself (its write cache holds it); then the row is damaged.
+      await target.corruptEvent(id, run.revision, {
+        type: 'run-operation',
+        revision: run.revision,
+        garbage: true,
+      });
+      const next = { ...guard, expectedRevision: run.revision };
+      await expect(
+        store.saveAssistantCheckpoint(id, next, assistantMessage('on top')),
+      ).rejects.toSatisfy(StoreRecordError.isInstance);
+      await expect(store.commitTerminal(id, next, { status: 'completed' })).rejects.toSatisfy(
+        StoreRecordError.isInstance,
+      );
+      // Nothing was appended on top of the damaged row.
+      expect((await target.driver.readEvents(id, 0)).length).toBe(run.revision);
+    });
+
+    it('refuses to write on top of a head event rewritten behind the store (a conflict)', async () => {
+      const { id, guard } = await acquired();
+      const run = await store.recordRunOperation(id, guard, modelRequest(0));
+      const [head] = (await target.driver.readEvents(id, run.revision - 1)) as Record<
+        string,
+        unknown
+      >[];
+      // Still a valid event, but not the one this store wrote.
+      await target.corruptEvent(id, run.revision, { ...head, at: clock.plus(5) });
+      await expect(
+        store.saveAssistantCheckpoint(
+          id,
+          { ...guard, expectedRevision: run.revision },
+          assistantMessage('on top'),
+        ),
+      ).rejects.toSatisfy(StoreConflictError.isInstance);
+      expect((await target.driver.readEvents(id, 0)).length).toBe(run.revision);
+    });
+
+    it('validates the head event even when the snapshot is at the head', async () => {
+      const id = runId();
+      const snapshotEvery = createAgentRuntimeStore(target.driver, {
+        now: clock.now,
+        snapshotEveryEvents: 1,
+      });
+      await snapshotEvery.createRun({ runId: id });
+      const run = await snapshotEvery.acquireRun(id, { owner: 'owner-a', leaseMs: 1_000 });
+      await target.corruptEvent(id, run.revision, { type: 'nonsense', revision: run.revision });
+      // A fresh store (no write cache): its load reads the snapshot and validates the head.
+      await expect(store.getRun(id)).rejects.toSatisfy(StoreRecordError.isInstance);
+      await expect(
+        store.recordRunOperation(
+          id,
+          { owner: 'owner-a', fencingToken: run.fencingToken, expectedRevision: run.revision },
+          modelRequest(0),
+        ),
+      ).rejects.toSatisfy(StoreRecordError.isInstance);
+      expect((await target.driver.readEvents(id, 0)).length).toBe(run.revision);
     });
   });
 }

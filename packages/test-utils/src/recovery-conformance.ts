@@ -35,8 +35,8 @@ function freezable(driver: AgentRuntimeDriver) {
       frozen ? never : call(...args);
   const wrapped: AgentRuntimeDriver = {
     load: gate((runId) => driver.load(runId)),
-    compareAndSet: gate((runId, expected, next, events) =>
-      driver.compareAndSet(runId, expected, next, events),
+    compareAndSet: gate((runId, expected, next, events, head) =>
+      driver.compareAndSet(runId, expected, next, events, head),
     ),
     readEvents: gate((runId, after) => driver.readEvents(runId, after)),
     findExpiredRuns: gate((query) => driver.findExpiredRuns(query)),

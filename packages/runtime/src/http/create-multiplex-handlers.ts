@@ -9,6 +9,7 @@ import type { RunSnapshotResponse } from './create-run-handlers';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { MultiplexedEventStream, type RunSubscription } from './multiplexed-event-stream';
 import { parseRunCursor, START_CURSOR } from './run-cursor';
+import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
 
 export interface MultiplexHandlersOptions {
   store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents'>;
@@ -19,6 +20,11 @@ export interface MultiplexHandlersOptions {
   maxRuns?: number;
   /** See `RunHandlersOptions.maxQueuedBytes`; for the whole connection. Default 8 MiB. */
   maxQueuedBytes?: number;
+  /**
+   * See `RunHandlersOptions.maxEventBytes`: a larger durable event travels as an `event-ref`
+   * (the client fetches it from the per-run route). Default 1 MiB.
+   */
+  maxEventBytes?: number;
   /**
    * The same `authorize` as the run handlers, asked `read` for every run named: a refused run
    * (`false`: 403 `forbidden`; a `Response`: its status; a throw: 500 `internal`) is refused for
@@ -90,6 +96,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxRuns = options.maxRuns ?? 100;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const now = options.now ?? (() => new Date());
   const onError = options.onError ?? (() => {});
   /** `null` when `runId` may be read, else the status and code that refuse it. */
@@ -122,6 +129,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
         source: runtime,
         heartbeatMs,
         maxQueuedBytes,
+        maxEventBytes,
         ...(request.signal ? { signal: request.signal } : {}),
         onError,
       });

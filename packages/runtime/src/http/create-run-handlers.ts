@@ -16,9 +16,11 @@ import {
   startRunRoute,
 } from './run-control';
 import { parseRunCursor, type RunCursor, START_CURSOR } from './run-cursor';
+import { runEventRoute } from './run-event-reference';
 import { RunEventStream } from './run-event-stream';
 import { runHistoryRoute } from './run-history';
 import { SseBufferBudget } from './sse-buffer-budget';
+import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
 
 export interface RunHandlersOptions {
   store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun'>;
@@ -69,6 +71,14 @@ export interface RunHandlersOptions {
    * each heartbeat. Default 60 000 ms.
    */
   idleTimeoutMs?: number;
+  /**
+   * A durable event whose SSE message is larger than this many bytes is sent as an
+   * `event-ref` message the client follows (`GET …/runs/:id/events/:revision`); a larger live
+   * delta is not sent (the next assistant write holds it). Default 1 MiB
+   * (`DEFAULT_MAX_EVENT_BYTES`): well under `maxQueuedBytes`, so one event can never be what
+   * gets a client dropped.
+   */
+  maxEventBytes?: number;
   /** Receives internal errors (for server logs); the response only says "internal". */
   onError?: (error: unknown) => void;
 }
@@ -87,6 +97,11 @@ export interface RunHandlers {
   approve(request: Request, runId: string): Promise<Response>;
   /** `POST …/runs` → `201 { runId }`; `null` when no `start` option was given. */
   start(request: Request): Promise<Response | null>;
+  /**
+   * `GET …/runs/:id/events/:revision` → the durable event's JSON: what a client fetches for an
+   * `event-ref` message (run-event-reference.ts).
+   */
+  event(request: Request, runId: string, revision: string): Promise<Response>;
   /** Bytes buffered right now for slow readers, across every stream (for metrics). */
   bufferedBytes(): number;
   /** `GET …/runs/:id/operations?after=&limit=` → `RunOperationsPage` JSON (run-history.ts). */
@@ -141,6 +156,9 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const budget = new SseBufferBudget(options.maxBufferedBytes ?? 64 * 1024 * 1024);
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  if (!(maxEventBytes > 0))
+    throw new TypeError(`maxEventBytes must be positive, not ${maxEventBytes}`);
 
   /** The answer when `action` is refused (or a policy failed), `null` when allowed. */
   const refusal = (request: Request, runId: string, action: RunAction): Promise<Response | null> =>
@@ -202,6 +220,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         maxQueuedBytes,
         budget,
         idleTimeoutMs,
+        maxEventBytes,
         signal: request.signal,
         onError,
         reauthorize: streamReauthorization(
@@ -223,6 +242,18 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       }
       stream.start(snapshot);
       return new Response(stream.readable, { headers: SSE_HEADERS });
+    },
+
+    async event(request, runId, revision) {
+      const invalid = checkRunId(runId);
+      if (invalid) return invalid;
+      const refused = await refusal(request, runId, 'read');
+      if (refused) return refused;
+      return runEventRoute(
+        { store, failure: (error, id) => failure(error, id, request) },
+        runId,
+        revision,
+      );
     },
 
     async history(request, runId) {

@@ -62,7 +62,8 @@ function warnOpenOnce(): void {
  * Mounts the run routes under `basePath` (the full table is `RUN_ROUTES`; `router.routes` is
  * what this router serves):
  * - `GET  {basePath}/runs/:id` (snapshot), `GET {basePath}/runs/:id/events` (SSE),
- *   `GET {basePath}/runs/:id/operations` (history)
+ *   `GET {basePath}/runs/:id/operations` (history), `GET {basePath}/runs/:id/events/:revision`
+ *   (one event, for an `event-ref`)
  * - `POST {basePath}/runs/:id/cancel`, `POST {basePath}/runs/:id/approvals`
  * - `POST {basePath}/runs` (start; only with the handlers' `start` option)
  * - with `multiplex`: `GET {basePath}/run-events`, `GET {basePath}/runs?ids=`
@@ -146,6 +147,8 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
         return multiplex!.snapshots(request);
       case 'multiplexed-events':
         return multiplex!.events(request);
+      case 'event':
+        return handlers.event(request, runId, match.revision!);
       default:
         return handlers[match.route.name](request, runId);
     }

@@ -10,6 +10,8 @@ export type RunHttpErrorCode =
   | 'not_supported'
   | 'bad_cursor'
   | 'bad_limit'
+  | 'bad_revision'
+  | 'event_not_found'
   | 'bad_run_id'
   | 'method_not_allowed'
   | 'not_found'

@@ -30,6 +30,8 @@ export interface MultiplexedEventStreamOptions {
   source: RunEventSource;
   heartbeatMs: number;
   maxQueuedBytes: number;
+  /** See `RunEventStreamOptions.maxEventBytes`. */
+  maxEventBytes?: number;
   signal?: AbortSignal;
   onError: (error: unknown) => void;
 }
@@ -85,7 +87,7 @@ export class MultiplexedEventStream {
   /** Follows `subscription` on this connection (subscribes before reading the store). */
   add(subscription: RunSubscription): void {
     if (this.#closed) return;
-    const { store, source, maxQueuedBytes, onError } = this.#options;
+    const { store, source, maxQueuedBytes, maxEventBytes, onError } = this.#options;
     const { runId, cursor, reauthorize } = subscription;
     const stream = new RunEventStream({
       runId,
@@ -94,6 +96,7 @@ export class MultiplexedEventStream {
       cursor,
       heartbeatMs: NO_HEARTBEAT,
       maxQueuedBytes,
+      ...(maxEventBytes === undefined ? {} : { maxEventBytes }),
       onError,
       ...(reauthorize ? { reauthorize } : {}),
     });

@@ -15,7 +15,8 @@ import { isClientGone } from './client-gone';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
 import type { SseBufferBudget, SseReaderAccount } from './sse-buffer-budget';
-import { encodeSse, SseOutput, sseMessageBytes } from './sse-output';
+import { eventRefBytes } from './sse-event-size';
+import { encodeSse, SseOutput, sseMessageWithin } from './sse-output';
 import { StreamAccessWatch } from './stream-access-watch';
 
 export interface RunEventStreamOptions {
@@ -31,6 +32,11 @@ export interface RunEventStreamOptions {
   budget?: SseBufferBudget;
   /** A client with unread bytes that reads nothing for this long is dropped. Default: never. */
   idleTimeoutMs?: number;
+  /**
+   * A durable event whose SSE message is larger is sent as an `event-ref` (the client fetches
+   * it); a larger live delta is not sent (sse-event-size.ts). Default: no limit.
+   */
+  maxEventBytes?: number;
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
   /** Store failures while streaming (the stream then ends and the client resumes). */
@@ -66,6 +72,7 @@ const PING = encodeSse(SSE_PING);
 export class RunEventStream {
   readonly readable: ReadableStream<Uint8Array>;
   readonly #options: RunEventStreamOptions;
+  readonly #maxEventBytes: number;
   /** Coalesces the messages of one event-loop turn into one write (see `SseOutput`). */
   readonly #output: SseOutput;
   #unsubscribe: (() => void) | null;
@@ -93,6 +100,7 @@ export class RunEventStream {
 
   constructor(options: RunEventStreamOptions) {
     this.#options = options;
+    this.#maxEventBytes = options.maxEventBytes ?? Number.POSITIVE_INFINITY;
     this.#revision = options.cursor.revision;
     this.#delta = options.cursor.delta;
     this.#account =
@@ -318,13 +326,27 @@ export class RunEventStream {
       // write were the previous owner's, never made durable; the new owner writes first.
       if (event.change === 'acquired') this.#delta = null;
     }
-    this.#write(sseMessageBytes(event, this.#cursor()));
+    const cursor = this.#cursor();
+    const message = sseMessageWithin(event, cursor, this.#maxEventBytes);
+    // Too large for one message a client can take: a reference it fetches instead.
+    this.#write(typeof message === 'number' ? eventRefBytes(event, cursor, message) : message);
     this.#finishIfTerminal();
   }
 
   #sendDelta(delta: RunDeltaEvent): void {
+    // A delta after one too large to send (e.g. later in a `#fillDeltas` run): none on this base.
+    if (delta.baseRevision === this.#skipBase) return;
+    const previous = this.#delta;
     this.#delta = delta; // its baseRevision and seq: no object per client and delta
-    this.#write(sseMessageBytes(delta, this.#cursor()));
+    const bytes = sseMessageWithin(delta, this.#cursor(), this.#maxEventBytes);
+    if (typeof bytes === 'number') {
+      // Deltas are not stored, so there is nothing to refer to: none more is sent on this
+      // checkpoint — the next assistant write holds this chunk (as an `event-ref` if large).
+      this.#delta = previous;
+      this.#skipBase = delta.baseRevision;
+      return;
+    }
+    this.#write(bytes);
   }
 
   /** The `RunCursor` text of what was sent so far (as `formatRunCursor`, without an object). */

@@ -6,6 +6,7 @@ export type RunRouteName =
   | 'snapshots'
   | 'snapshot'
   | 'events'
+  | 'event'
   | 'history'
   | 'cancel'
   | 'approve'
@@ -15,7 +16,10 @@ export type RunRouteName =
 export interface RunRoute {
   name: RunRouteName;
   method: 'GET' | 'POST';
-  /** Under `basePath`; `:id` is one path segment, the run id (percent-decoded, validated). */
+  /**
+   * Under `basePath`; `:id` is one path segment, the run id (percent-decoded, validated);
+   * `:revision` one segment of decimal digits (an event's revision).
+   */
   path: string;
   /** The `action` the access policy is asked (per run named, for the routes of many runs). */
   action: RunAction;
@@ -32,6 +36,13 @@ export const RUN_ROUTES: readonly RunRoute[] = [
   { name: 'snapshots', method: 'GET', path: '/runs', action: 'read', multiplex: true },
   { name: 'snapshot', method: 'GET', path: '/runs/:id', action: 'read', multiplex: false },
   { name: 'events', method: 'GET', path: '/runs/:id/events', action: 'read', multiplex: false },
+  {
+    name: 'event',
+    method: 'GET',
+    path: '/runs/:id/events/:revision',
+    action: 'read',
+    multiplex: false,
+  },
   {
     name: 'history',
     method: 'GET',
@@ -60,11 +71,14 @@ export const RUN_ROUTES: readonly RunRoute[] = [
 export interface RunRouteMatch {
   route: RunRoute;
   encodedId: string | null;
+  /** The `:revision` segment (digits), if the route has one. */
+  revision: string | null;
 }
 
 /**
  * The routes of `routes` whose path matches `path` (the raw path under `basePath`, already
- * checked by `pathProblem`), any method. An `:id` segment matches one non-empty segment.
+ * checked by `pathProblem`), any method. An `:id` segment matches one non-empty segment, a
+ * `:revision` one of digits only.
  */
 export function matchRunRoute(routes: readonly RunRoute[], path: string): RunRouteMatch[] {
   const segments = path.split('/');
@@ -73,13 +87,18 @@ export function matchRunRoute(routes: readonly RunRoute[], path: string): RunRou
     const pattern = route.path.split('/');
     if (pattern.length !== segments.length) continue;
     let encodedId: string | null = null;
+    let revision: string | null = null;
     const same = pattern.every((part, index) => {
       const segment = segments[index]!;
+      if (part === ':revision') {
+        revision = segment;
+        return /^[0-9]+$/.test(segment);
+      }
       if (part !== ':id') return part === segment;
       encodedId = segment;
       return segment !== '';
     });
-    if (same) matches.push({ route, encodedId });
+    if (same) matches.push({ route, encodedId, revision });
   }
   return matches;
 }

@@ -11,10 +11,17 @@ export interface SseBufferLimits {
 
 /**
  * The bytes buffered for slow SSE readers across every stream of one handlers instance, with a
- * total cap: a client that does not keep up holds memory only while the total stays under
- * `maxBytes`; beyond it, every client with a backlog (more than the stream's high-water mark)
- * is dropped at its next write and resumes from its cursor. A reader that keeps up holds at
- * most the high-water mark and is never dropped for others' backlogs.
+ * total cap and a fair share of it for each reader: while the total stays under `maxBytes`
+ * any client may hold a backlog (up to its own `maxQueuedBytes`); beyond it, only a client
+ * whose backlog exceeds its **fair share** — `maxBytes / open streams`, and never less than
+ * the stream's high-water mark (the floor every reader is guaranteed) — is dropped at its next
+ * write and resumes from its cursor.
+ *
+ * Why a share and not "any backlog above the high-water mark": a reader that keeps up still
+ * holds a whole burst for a moment (200 KiB written in one task sit unread until the task
+ * ends), so once paused readers had filled the total, such bursts dropped healthy readers
+ * too. Readers within their share hold at most `maxBytes` together, so when the total is
+ * over, someone is above their share — the paused readers, who are the ones dropped.
  *
  * @example
  * const budget = new SseBufferBudget(64 * 1024 * 1024);
@@ -23,6 +30,7 @@ export interface SseBufferLimits {
 export class SseBufferBudget {
   readonly maxBytes: number;
   #bufferedBytes = 0;
+  #readers = 0;
 
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes;
@@ -33,9 +41,28 @@ export class SseBufferBudget {
     return this.#bufferedBytes;
   }
 
+  /** Streams open now (each holds an account). */
+  get readers(): number {
+    return this.#readers;
+  }
+
+  /**
+   * What one reader may hold and never be dropped for the total: an equal part of `maxBytes`,
+   * at least the high-water mark.
+   */
+  fairShare(): number {
+    return Math.max(SSE_HIGH_WATER_BYTES, Math.floor(this.maxBytes / Math.max(1, this.#readers)));
+  }
+
   /** The account of one new stream. */
   open(limits: SseBufferLimits): SseReaderAccount {
+    this.#readers++;
     return new SseReaderAccount(this, limits);
+  }
+
+  /** @internal An account closed. */
+  release(): void {
+    this.#readers--;
   }
 
   /** @internal */
@@ -71,7 +98,7 @@ export class SseReaderAccount {
     if (queued > this.#limits.maxQueuedBytes) return 'the client is not reading the stream';
     this.#report(queued + bytes);
     this.#enqueued += bytes;
-    if (this.#budget.bufferedBytes > this.#budget.maxBytes && queued > SSE_HIGH_WATER_BYTES) {
+    if (this.#budget.bufferedBytes > this.#budget.maxBytes && queued > this.#budget.fairShare()) {
       return 'the server holds too many unread bytes for slow clients';
     }
     return null;
@@ -102,6 +129,7 @@ export class SseReaderAccount {
     if (this.#closed) return;
     this.#report(0);
     this.#closed = true;
+    this.#budget.release();
   }
 
   #report(queued: number): void {

@@ -216,20 +216,44 @@ export function sseOutputOf(body: ReadableStream<Uint8Array>): SseOutput | undef
  * one message, and a write of it copies nothing.
  */
 export function sseMessageBytes(event: RunEvent, id: string): Uint8Array {
+  return sseMessageWithin(event, id, Number.POSITIVE_INFINITY) as Uint8Array;
+}
+
+/**
+ * `sseMessageBytes`, or — when the message would be larger than `maxBytes` — its size in
+ * bytes (a number), with nothing of it kept: an event too large to send is serialised once
+ * to learn so, and neither its JSON nor its bytes stay cached.
+ */
+export function sseMessageWithin(
+  event: RunEvent,
+  id: string,
+  maxBytes: number,
+): Uint8Array | number {
   let entry = messages.get(event);
+  if (entry !== undefined && entry.size > maxBytes) return entry.size;
+  // Refused under a smaller limit before (another handlers instance): serialised again.
+  if (entry?.json === null) entry = undefined;
   if (entry === undefined) {
     const json = JSON.stringify(event);
-    entry = { json, id, bytes: encoder.encode(formatSseMessage(event.type, id, json)) };
+    const bytes = encoder.encode(formatSseMessage(event.type, id, json));
+    if (bytes.byteLength > maxBytes) {
+      messages.set(event, { json: null, id, bytes: null, size: bytes.byteLength });
+      return bytes.byteLength;
+    }
+    entry = { json, id, bytes, size: bytes.byteLength };
     messages.set(event, entry);
   } else if (entry.id !== id) {
     // Another cursor (a client that joined elsewhere): the latest one is kept.
     entry.id = id;
-    entry.bytes = encoder.encode(formatSseMessage(event.type, id, entry.json));
+    entry.bytes = encoder.encode(formatSseMessage(event.type, id, entry.json as string));
   }
-  return entry.bytes;
+  return entry.bytes as Uint8Array;
 }
 
-const messages = new WeakMap<RunEvent, { json: string; id: string; bytes: Uint8Array }>();
+const messages = new WeakMap<
+  RunEvent,
+  { json: string | null; id: string; bytes: Uint8Array | null; size: number }
+>();
 
 /** Encodes a message that is this client's own (a reset, a ping). */
 export function encodeSse(text: string): Uint8Array {

@@ -22,6 +22,7 @@ import type {
   ToolApprovalAnswer,
 } from './run-options';
 import { type ToolErrorText, toolErrorTextOf } from './tools/tool-error-text';
+import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
 import { publishingStore } from './writes/publishing-store';
 import { resilientStore, type StoreRetryOptions } from './writes/resilient-store';
 
@@ -46,6 +47,13 @@ export interface AgentRuntimeOptions {
    * `storage_unavailable`.
    */
   storeRetry?: StoreRetryOptions;
+  /**
+   * A tool result whose JSON is larger than this many bytes (UTF-8) is refused: that tool call
+   * ends `output-error` with the fixed text `TOOL_RESULT_TOO_LARGE_TEXT` (code
+   * `tool_result_too_large`), the model receives the same text, and the run continues. Default
+   * 4 MiB (`DEFAULT_MAX_TOOL_RESULT_BYTES`).
+   */
+  maxToolResultBytes?: number;
   /** Ordinary chunks per batched checkpoint. Default 32 (`DEFAULT_CHECKPOINT_EVERY_EVENTS`). */
   checkpointEveryEvents?: number;
   /**
@@ -205,6 +213,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     leaseMs,
     log,
     toolErrorText: toolErrorTextOf(options.exposeToolErrors),
+    maxToolResultBytes: positiveLimit(
+      'maxToolResultBytes',
+      options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES,
+    ),
   };
 
   /** Controllers of the executions of this process, registered before acquisition. */

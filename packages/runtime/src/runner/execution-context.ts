@@ -20,6 +20,8 @@ export interface RunExecutionDeps {
   log: (entry: RuntimeLogEntry) => void;
   /** The text a failed tool call shows every viewer (`exposeToolErrors`; redacted by default). */
   toolErrorText: ToolErrorText;
+  /** A tool result larger than this is refused (`maxToolResultBytes`). */
+  maxToolResultBytes: number;
 }
 
 /** Logs an entry of this execution's run; the real error text goes here and nowhere else. */

@@ -156,6 +156,7 @@ export class RunExecution {
           this.runId,
           () => this.#assertHeld(),
           () => this.#modelStreamFinished(),
+          this.#context.deps.maxToolResultBytes,
         )
       : undefined;
 

@@ -118,10 +118,15 @@ const WRITTEN_CACHE_SIZE = 1_024;
  */
 export const SNAPSHOT_EVERY_EVENTS = 64;
 
-/** A record and the revision of the snapshot it was folded from (0: none). */
+/**
+ * A record and the revision of the snapshot it was folded from (0: none); `head`, for a record
+ * this store wrote, the JSON text of the event it wrote last (the driver checks it is still
+ * stored so before writing on top of it).
+ */
 interface Loaded {
   record: StoredRun;
   snapshotRevision: number;
+  head?: string;
 }
 
 /**
@@ -182,10 +187,14 @@ export function createAgentRuntimeStore(
     return record === null ? null : { record, snapshotRevision: from };
   }
 
-  /** The run's record: its latest snapshot and the events written after it, folded. */
+  /**
+   * The run's record: its latest snapshot and the events written after it, folded. The log is
+   * read from the snapshot's own last event on, so the head event is validated even when the
+   * snapshot is at the head: a write never lands on a head that no longer parses.
+   */
   async function load(runId: string): Promise<Loaded | null> {
     const snapshot = await loadSnapshot(runId);
-    const after = snapshot?.run.revision ?? 0;
+    const after = Math.max(0, (snapshot?.run.revision ?? 0) - 1);
     return fold(runId, snapshot, parseEvents(runId, await driver.readEvents(runId, after)));
   }
 
@@ -205,10 +214,17 @@ export function createAgentRuntimeStore(
     const revision = mutation.record.run.revision;
     const snapshot = revision - since >= snapshotEvery ? mutation.record : null;
     const event = toStoredEvent(mutation.event);
-    const done = await driver.compareAndSet(runId, expected, snapshot, [event]);
-    if (done)
-      remember(runId, { record: mutation.record, snapshotRevision: snapshot ? revision : since });
-    else written.delete(runId);
+    // On top of its own cached write, the store names the head it wrote: a row changed behind
+    // its back (corrupt, or rewritten) fails the write instead of being built on.
+    const done = await driver.compareAndSet(runId, expected, snapshot, [event], base?.head);
+    if (done) {
+      const head = JSON.stringify(event);
+      remember(runId, {
+        record: mutation.record,
+        snapshotRevision: snapshot ? revision : since,
+        head,
+      });
+    } else written.delete(runId);
     return done;
   }
 
@@ -230,6 +246,7 @@ export function createAgentRuntimeStore(
     const mutation = reduce(base.record);
     if ('duplicate' in mutation) return structuredClone(mutation.duplicate.run);
     if (await write(runId, base, mutation)) return mutation.record.run;
+    // A head that no longer parses throws `StoreRecordError` here (nothing was written).
     const { record: fresh } = await loadExisting(runId);
     // Re-reducing throws the precise error for the fresh record (or finds a duplicate).
     const again = reduce(fresh);

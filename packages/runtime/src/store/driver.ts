@@ -27,12 +27,20 @@ export interface AgentRuntimeDriver {
    *
    * Events arrive without their `runId` (the driver keys them by run) and are returned by
    * `readEvents` as stored.
+   *
+   * `expectedHead`, when given, is the JSON text (`JSON.stringify`) of the head event as this
+   * store wrote it: the write also requires the stored head event — the one at
+   * `expectedRevision` — to still be exactly that (a driver may compare a digest of it), and
+   * changes nothing (`false`) when the row was changed or removed behind the store's back. The
+   * store passes it when it writes on top of its own cached record, so a corrupt head is
+   * never written over; comparing one row by key in the same statement costs no round trip.
    */
   compareAndSet(
     runId: string,
     expectedRevision: number | null,
     snapshot: StoredRun | null,
     events: readonly StoredRunEvent[],
+    expectedHead?: string,
   ): Promise<boolean>;
   /** Stored events with `revision > afterRevision`, in revision order. */
   readEvents(runId: string, afterRevision: number): Promise<unknown[]>;

@@ -20,14 +20,21 @@ interface Entry {
 export function createMemoryDriver(): AgentRuntimeDriver {
   const runs = new Map<string, Entry>();
 
-  return {
+  const driver: AgentRuntimeDriver = {
     async load(runId) {
       const snapshot = runs.get(runId)?.snapshot;
       return snapshot ? structuredClone(snapshot) : null;
     },
-    async compareAndSet(runId, expectedRevision, snapshot, events) {
+    async compareAndSet(runId, expectedRevision, snapshot, events, expectedHead) {
       const entry = runs.get(runId);
       if ((entry ? entry.revision : null) !== expectedRevision) return false;
+      if (expectedHead !== undefined) {
+        // The head event must still be the one the store wrote (see `AgentRuntimeDriver`).
+        const head = entry?.events.at(-1);
+        if (head?.revision !== expectedRevision || JSON.stringify(head) !== expectedHead) {
+          return false;
+        }
+      }
       const last = events.at(-1);
       const copies = structuredClone(events) as StoredRunEvent[];
       const next: Entry = entry ?? {
@@ -74,4 +81,25 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       return expired.slice(0, Math.max(0, limit));
     },
   };
+  storedEvents.set(driver, runs);
+  return driver;
+}
+
+const storedEvents = new WeakMap<AgentRuntimeDriver, Map<string, Entry>>();
+
+/**
+ * Test back door (not exported from the package): replaces the stored event of `runId` at
+ * `revision` with `value` behind the store's back — a corrupt row, as an operator's `UPDATE`
+ * would leave it.
+ */
+export function corruptMemoryEvent(
+  driver: AgentRuntimeDriver,
+  runId: string,
+  revision: number,
+  value: unknown,
+): void {
+  const events = storedEvents.get(driver)?.get(runId)?.events;
+  const index = events?.findIndex((event) => event.revision === revision) ?? -1;
+  if (!events || index < 0) throw new Error(`No stored event ${runId}@${revision}`);
+  events[index] = value as StoredRunEvent;
 }

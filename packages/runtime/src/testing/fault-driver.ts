@@ -71,9 +71,9 @@ export function faultyDriver(inner: AgentRuntimeDriver): FaultyDriver {
       faults = [];
     },
     load: (runId) => around(take('load'), () => inner.load(runId)),
-    compareAndSet: (runId, expected, next, events) =>
+    compareAndSet: (runId, expected, next, events, head) =>
       around(take('compareAndSet', events[0]), () =>
-        inner.compareAndSet(runId, expected, next, events),
+        inner.compareAndSet(runId, expected, next, events, head),
       ),
     readEvents: (runId, after) => around(take('readEvents'), () => inner.readEvents(runId, after)),
     findExpiredRuns: (query) => inner.findExpiredRuns(query),

@@ -44,8 +44,8 @@ export function withLatency(
   };
   return {
     load: (runId) => later(() => driver.load(runId)),
-    compareAndSet: (runId, expected, next, events) =>
-      later(() => driver.compareAndSet(runId, expected, next, events)),
+    compareAndSet: (runId, expected, next, events, head) =>
+      later(() => driver.compareAndSet(runId, expected, next, events, head)),
     readEvents: (runId, after) => later(() => driver.readEvents(runId, after)),
     findExpiredRuns: (query) => later(() => driver.findExpiredRuns(query)),
   };

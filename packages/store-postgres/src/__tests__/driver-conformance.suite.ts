@@ -16,13 +16,19 @@ export function conformanceTests(name: string, open: () => Promise<TestDatabase>
   });
   describeDriverConformance(name, async () => {
     const schema = await database.freshSchema();
-    const { runs } = runlightTables({ schema });
+    const { runs, events } = runlightTables({ schema });
     return {
       driver: createPostgresDriver({ client: database.client, schema }),
       async corrupt(runId, record) {
         await toSqlClient(database.client).query({
           text: `UPDATE ${runs} SET record = $2::json, assistant_revision = NULL WHERE id = $1`,
           values: [runId, JSON.stringify(record)],
+        });
+      },
+      async corruptEvent(runId, revision, event) {
+        await toSqlClient(database.client).query({
+          text: `UPDATE ${events} SET event = $3::json WHERE run_id = $1 AND revision = $2`,
+          values: [runId, revision, JSON.stringify(event)],
         });
       },
     };

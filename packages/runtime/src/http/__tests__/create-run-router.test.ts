@@ -33,6 +33,10 @@ function fakeHandlers() {
       return new Response('start');
     },
     bufferedBytes: () => 0,
+    event: async (_request, runId, revision) => {
+      calls.push(['event', `${runId}@${revision}`]);
+      return new Response('event');
+    },
     history: async (_request, runId) => {
       calls.push(['history', runId]);
       return new Response('history');
@@ -52,6 +56,7 @@ describe('createRunRouter', () => {
     ['/api/runs/run-1/cancel', 'cancel', 'run-1', 'POST'],
     ['/api/runs/run-1/approvals', 'approve', 'run-1', 'POST'],
     ['/api/runs', 'start', '', 'POST'],
+    ['/api/runs/run-1/events/12', 'event', 'run-1@12'],
   ])('routes %s to %s(%s)', async (path, handler, runId, method = 'GET') => {
     const { handlers, calls } = fakeHandlers();
     const route = createRunRouter({ handlers, basePath: '/api/' });

@@ -121,8 +121,8 @@ export function publishingDriver(driver: AgentRuntimeDriver, hub: RunEventHub) {
     load: (runId) => driver.load(runId),
     readEvents: (runId, after) => driver.readEvents(runId, after),
     findExpiredRuns: (query) => driver.findExpiredRuns(query),
-    async compareAndSet(runId, expected, next, events) {
-      const written = await driver.compareAndSet(runId, expected, next, events);
+    async compareAndSet(runId, expected, next, events, head) {
+      const written = await driver.compareAndSet(runId, expected, next, events, head);
       if (written) {
         for (const event of events) {
           if (hold > 0) hold--;

@@ -33,6 +33,7 @@ const REQUESTS: Record<RunRouteName, { path: string; init: RequestInit }> = {
   snapshots: { path: '/runs?ids=run-1', init: {} },
   snapshot: { path: '/runs/run-1', init: {} },
   events: { path: '/runs/run-1/events', init: {} },
+  event: { path: '/runs/run-1/events/1', init: {} },
   history: { path: '/runs/run-1/operations', init: {} },
   cancel: { path: '/runs/run-1/cancel', init: { method: 'POST' } },
   approve: {

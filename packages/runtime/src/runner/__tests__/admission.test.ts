@@ -12,12 +12,12 @@ function loseOnce(driver: AgentRuntimeDriver, when: (event: StoredRunEvent) => b
   let lost = false;
   return {
     ...driver,
-    compareAndSet: async (runId, expected, next, events) => {
+    compareAndSet: async (runId, expected, next, events, head) => {
       if (!lost && events[0] && when(events[0])) {
         lost = true;
         return false;
       }
-      return driver.compareAndSet(runId, expected, next, events);
+      return driver.compareAndSet(runId, expected, next, events, head);
     },
   } satisfies AgentRuntimeDriver;
 }

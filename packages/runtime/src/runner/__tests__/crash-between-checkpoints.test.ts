@@ -16,9 +16,9 @@ function dyingDriver(inner: AgentRuntimeDriver, appends: number): AgentRuntimeDr
     load: (runId) => inner.load(runId),
     readEvents: (runId, after) => inner.readEvents(runId, after),
     findExpiredRuns: (options) => inner.findExpiredRuns(options),
-    async compareAndSet(runId, expected, next, events) {
+    async compareAndSet(runId, expected, next, events, head) {
       if (seen >= appends) return new Promise<boolean>(() => {});
-      const written = await inner.compareAndSet(runId, expected, next, events);
+      const written = await inner.compareAndSet(runId, expected, next, events, head);
       if (written && events.some((event) => event.type === 'assistant-append')) seen++;
       return written;
     },

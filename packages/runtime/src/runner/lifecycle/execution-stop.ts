@@ -1,6 +1,7 @@
 import type { FailureCode, RunFailure } from '@runlight/protocol';
 import { FencingError } from '../../errors/fencing-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
+import { StoreRecordError } from '../../errors/store-record-error';
 import { StoreUnavailableError } from '../../errors/store-unavailable-error';
 import type { ExecutionLog } from '../execution-context';
 
@@ -60,6 +61,12 @@ export class ExecutionStop {
     } else if (StoreConflictError.isInstance(error)) {
       this.#writesBroken = true;
       this.fail('storage_conflict', operationId);
+    } else if (StoreRecordError.isInstance(error)) {
+      // The head is not what this writer wrote and does not parse: nothing may be written on
+      // top of it, not even the run's end (the record stays as stored; reads report it).
+      this.#writesBroken = true;
+      this.#log('error', 'The store holds a record it cannot read; the run stops writing', error);
+      this.fail('storage_conflict', operationId);
     } else if (StoreUnavailableError.isInstance(error)) {
       // The bounded retries are spent: whether the last try landed is unknown, so the run is
       // ended from a fresh read of the store (`recoverAndFail`).
@@ -81,7 +88,8 @@ export class ExecutionStop {
   onStreamError(error: unknown, inFlightModelRequest: () => string | undefined): void {
     if (this.isOwn(error)) return;
     if (FencingError.isInstance(error)) this.loseOwnership();
-    else if (StoreConflictError.isInstance(error)) this.fail('storage_conflict');
+    else if (StoreConflictError.isInstance(error) || StoreRecordError.isInstance(error))
+      this.fail('storage_conflict');
     else if (StoreUnavailableError.isInstance(error)) this.fail('storage_unavailable');
     else {
       this.#log('error', 'The model request failed', error);

@@ -1,4 +1,6 @@
 import type { ToolExecutionOptions, ToolSet } from 'ai';
+import { ToolResultTooLargeError } from '../../errors/tool-result-too-large-error';
+import { DEFAULT_MAX_TOOL_RESULT_BYTES, oversizeOf } from './tool-result-limit';
 
 /** What a managed tool's `execute` receives besides the SDK's own options. */
 export interface ManagedToolExecutionOptions extends ToolExecutionOptions<unknown> {
@@ -24,7 +26,8 @@ export function idempotencyKeyOf(options: ToolExecutionOptions<unknown>): string
 /**
  * Wraps each tool's `execute` in the managed tool fence: `assertHeld` (a check against the
  * store that this runtime still holds the run) runs before the effect and again after it, and
- * the effect receives `idempotencyKey`. The fence narrows the window in which a run that
+ * the effect receives `idempotencyKey`. A result above `maxResultBytes` is replaced by a
+ * `ToolResultTooLargeError` (the call ends `output-error`, the run goes on). The fence narrows the window in which a run that
  * changed owner executes an effect; it cannot close it — a crash after the effect and before
  * its checkpoint re-runs the call — so crash-safe effects need application idempotency.
  *
@@ -37,6 +40,8 @@ export function fenceTools<TOOLS extends ToolSet>(
   assertHeld: () => Promise<void>,
   /** Runs first: a tool executes only after the model's stream finished (see `RunExecution`). */
   beforeExecute?: () => Promise<void>,
+  /** A result larger than this (its JSON, UTF-8 bytes) is refused: `ToolResultTooLargeError`. */
+  maxResultBytes: number = DEFAULT_MAX_TOOL_RESULT_BYTES,
 ): TOOLS {
   const fenced: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
@@ -56,9 +61,19 @@ export function fenceTools<TOOLS extends ToolSet>(
         };
         const output = await (execute as (i: unknown, o: unknown) => unknown)(input, managed);
         await assertHeld();
+        // Never kept, published or sent on: the call ends as a tool error of fixed text.
+        const bytes = isAsyncIterable(output) ? null : oversizeOf(output, maxResultBytes);
+        if (bytes !== null) {
+          throw new ToolResultTooLargeError(name, options.toolCallId, bytes, maxResultBytes);
+        }
         return output;
       },
     };
   }
   return fenced as TOOLS;
+}
+
+/** A streaming tool's preliminary results (an async iterable): not measured here. */
+function isAsyncIterable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }

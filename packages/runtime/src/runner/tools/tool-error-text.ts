@@ -1,4 +1,8 @@
 import type { TextStreamPart, ToolSet } from 'ai';
+import {
+  TOOL_RESULT_TOO_LARGE_TEXT,
+  ToolResultTooLargeError,
+} from '../../errors/tool-result-too-large-error';
 
 /** What a failed tool call shows by default in deltas, checkpoints and snapshots. */
 export const TOOL_ERROR_TEXT = 'The tool failed.';
@@ -38,6 +42,8 @@ export function mapToolErrors(
   text: ToolErrorText,
 ): (part: TextStreamPart<ToolSet>) => TextStreamPart<ToolSet> {
   const safely = (error: unknown, call: { toolName: string; toolCallId: string }) => {
+    // A refused oversized result has one fixed text for everyone, whatever the mapping.
+    if (ToolResultTooLargeError.isInstance(error)) return TOOL_RESULT_TOO_LARGE_TEXT;
     try {
       const mapped = text(error, call);
       return typeof mapped === 'string' ? mapped : TOOL_ERROR_TEXT;

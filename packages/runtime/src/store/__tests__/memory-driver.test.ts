@@ -1,6 +1,6 @@
 import { describeDriverConformance } from '@runlight/test-utils';
 import type { AgentRuntimeDriver } from '../driver';
-import { createMemoryDriver } from '../memory-driver';
+import { corruptMemoryEvent, createMemoryDriver } from '../memory-driver';
 
 /** The memory driver, with a back door that stores a raw (possibly corrupt) record. */
 function corruptibleMemoryDriver() {
@@ -8,8 +8,10 @@ function corruptibleMemoryDriver() {
   const raw = new Map<string, unknown>();
   const driver: AgentRuntimeDriver = {
     load: async (runId) => (raw.has(runId) ? structuredClone(raw.get(runId)) : inner.load(runId)),
-    compareAndSet: (runId, expected, next, events) =>
-      raw.has(runId) ? Promise.resolve(false) : inner.compareAndSet(runId, expected, next, events),
+    compareAndSet: (runId, expected, next, events, head) =>
+      raw.has(runId)
+        ? Promise.resolve(false)
+        : inner.compareAndSet(runId, expected, next, events, head),
     readEvents: (runId, after) => inner.readEvents(runId, after),
     findExpiredRuns: (query) => inner.findExpiredRuns(query),
   };
@@ -17,6 +19,9 @@ function corruptibleMemoryDriver() {
     driver,
     corrupt: async (runId: string, record: unknown) => {
       raw.set(runId, record);
+    },
+    corruptEvent: async (runId: string, revision: number, event: unknown) => {
+      corruptMemoryEvent(inner, runId, revision, event);
     },
   };
 }

@@ -98,7 +98,7 @@ export function simDriver(
       if (mode !== 'ok') throw fail();
       return inner.readEvents(runId, after);
     },
-    async compareAndSet(runId, expected, next, events) {
+    async compareAndSet(runId, expected, next, events, head) {
       const mode = decide();
       await latency();
       if (mode === 'before') throw fail();
@@ -110,7 +110,7 @@ export function simDriver(
         faults.densest = Math.max(faults.densest, recent);
         return false;
       }
-      const done = await inner.compareAndSet(runId, expected, next, events);
+      const done = await inner.compareAndSet(runId, expected, next, events, head);
       if (done) {
         // The record the write produced, folded from its events as the store would.
         let record = folded.get(runId) ?? null;
