@@ -71,7 +71,8 @@ export async function inject(fault: Fault, context: FaultContext): Promise<strin
       const [gateway] = fleet.gateways();
       if (!gateway) throw new Error('no gateway alive');
       const listening = (await backendsOf(context, gateway)).filter((backend) =>
-        /^\s*listen\b/i.test(backend.query),
+        // The bus's last statement on it is LISTEN, or its liveness probe (LIVENESS_PROBE_SQL).
+        /^\s*listen\b|runlight_liveness/i.test(backend.query),
       );
       if (listening.length === 0) throw new Error(`no LISTEN backend of ${gateway.name} found`);
       for (const { pid } of listening) process.kill(pid, 'SIGSTOP');
