@@ -27,16 +27,21 @@
  * `send µs/event` = (server CPU in the window − the same mode's CPU at W = 0) / events
  * delivered: what sending costs per delivered event; `vs bare` divides it by the bare server's.
  */
-import { type ChildProcess, execSync, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { bundleEntry } from './bundle-server';
-import type { ServerConfig } from './fanout-server';
+import { fixed, listenOverflows, quantile } from './figures';
 import { postgresFixture } from './postgres-fixture';
 import {
+  type Child,
+  runBundled,
+  spawnServer,
+  stopChildren,
+  tell,
+  useServerEntry,
+} from './server-children';
+import {
   DEFAULT_WORKLOAD,
-  type ParentMessage,
   type ServerMessage,
   type ServerStats,
   type Workload,
@@ -89,87 +94,6 @@ function parseArgs(argv: string[]): Options {
   };
 }
 
-const SERVER = fileURLToPath(new URL('./fanout-server.ts', import.meta.url));
-
-interface Child {
-  process: ChildProcess;
-  role: ServerConfig['role'];
-  port: number | null;
-  next(type: ServerMessage['type']): Promise<ServerMessage>;
-}
-
-/** Asks every server child to stop, killing one that has not exited within 5 s. */
-async function stopChildren(children: readonly Child[]): Promise<void> {
-  await Promise.all(
-    children.map(async (child) => {
-      const exited = new Promise((resolve) => child.process.once('exit', resolve));
-      tell(child, { type: 'stop' });
-      const timer = setTimeout(() => child.process.kill(), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
-}
-
-/** Runs a bundled bench entry in its own process (its CPU time is the process's), to its end. */
-function runBundled(entry: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = fork(entry, process.argv.slice(2), { stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}`)),
-    );
-  });
-}
-
-/** The server children run: `bundleEntry('fanout-server')`'s build, or (`--from-source`) the sources via tsx. */
-let serverEntry: string | null = null;
-
-function spawnServer(config: ServerConfig, current: number[]): Promise<Child> {
-  const bundled = serverEntry !== null;
-  const child = fork(serverEntry ?? SERVER, [JSON.stringify(config)], {
-    // FANOUT_CPU_PROF=<dir>: a CPU profile of every server process, written when it stops.
-    execArgv: [
-      // The workspace sources, as the parent resolves them (no build needed).
-      ...(bundled ? [] : ['--import', 'tsx', '--conditions=@runlight/source']),
-      // The idle-watcher probe measures memory after a full GC.
-      '--expose-gc',
-      ...(process.env.FANOUT_CPU_PROF
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.FANOUT_CPU_PROF}`]
-        : []),
-    ],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const waiting: { type: string; resolve: (message: ServerMessage) => void }[] = [];
-  child.on('message', (message: ServerMessage) => {
-    if (message.type === 'slot') {
-      current[message.slot] = Math.max(current[message.slot] ?? 0, message.k);
-      return;
-    }
-    const at = waiting.findIndex((waiter) => waiter.type === message.type);
-    if (at >= 0) waiting.splice(at, 1)[0]!.resolve(message);
-  });
-  const next = (type: ServerMessage['type']) =>
-    new Promise<ServerMessage>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${config.role}: no ${type}`)), 60_000);
-      waiting.push({
-        type,
-        resolve: (message) => {
-          clearTimeout(timer);
-          resolve(message);
-        },
-      });
-    });
-  return next('ready').then((ready) => ({
-    process: child,
-    role: config.role,
-    port: ready.type === 'ready' ? ready.port : null,
-    next,
-  }));
-}
-
-const tell = (child: Child, message: ParentMessage) => child.process.send(message);
-
 interface Row {
   mode: string;
   watchers: number;
@@ -192,30 +116,6 @@ interface Row {
   eventsPerSec?: number;
   rssBytes?: number;
 }
-
-/**
- * The kernel's count of connections dropped because a listen queue was full (TcpExt
- * ListenOverflows, machine-wide): a join faster than the servers accept overflows the backlog,
- * and each dropped handshake is retried by the client after 1, 3, 7, 15 s — so such a join
- * takes tens of seconds whatever the server does once it accepts.
- */
-function listenOverflows(): number {
-  try {
-    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
-    const names = lines.find((line) => line.startsWith('TcpExt:'))?.split(' ') ?? [];
-    const values = lines.filter((line) => line.startsWith('TcpExt:'))[1]?.split(' ') ?? [];
-    return Number(values[names.indexOf('ListenOverflows')]);
-  } catch {
-    return Number.NaN;
-  }
-}
-
-const quantile = (values: number[], q: number) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
-const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 
 async function measure(mode: Mode, watchers: number, options: Options): Promise<Row> {
   const { workload } = options;
@@ -419,7 +319,8 @@ async function measureIdle(mode: Mode, count: number, options: Options) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  if (!options.fromSource) serverEntry = await bundleEntry('fanout-server');
+  const serverEntry = options.fromSource ? null : await bundleEntry('fanout-server');
+  useServerEntry(serverEntry);
   console.log(
     options.fromSource
       ? 'Servers run from source (tsx: every closure carries a redefined name)'
