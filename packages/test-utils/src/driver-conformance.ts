@@ -1,24 +1,15 @@
 import {
-  type AgentRuntimeDriver,
   type AgentRuntimeStore,
   createAgentRuntimeStore,
-  FencingError,
   InvalidTransitionError,
   RunNotFoundError,
   StoreConflictError,
-  StoreRecordError,
 } from '@runlight/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConformanceContext, ConformanceTarget } from './conformance-context';
 import { assistantMessage, manualClock, modelRequest } from './fixtures';
-
-export interface ConformanceTarget {
-  driver: AgentRuntimeDriver;
-  /** Writes a raw record for `runId` behind the store's back (to test corrupt records). */
-  corrupt: (runId: string, record: unknown) => Promise<void>;
-  /** Replaces the stored event at `revision` behind the store's back (a corrupt event row). */
-  corruptEvent: (runId: string, revision: number, event: unknown) => Promise<void>;
-  close?: () => Promise<void>;
-}
+import { describeLeaseConformance } from './lease-conformance';
+import { describeRecordIntegrityConformance } from './record-integrity-conformance';
 
 /**
  * The behaviour every `AgentRuntimeDriver` must show through `createAgentRuntimeStore`: the
@@ -219,29 +210,6 @@ export function describeDriverConformance(
       expect((await store.readEvents(id)).length).toBe(3);
     });
 
-    it('fences the old owner after a second owner acquires an expired lease', async () => {
-      const { id, guard } = await acquired();
-      await expect(store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
-        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
-      );
-      clock.advance(1_001);
-      const taken = await store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 });
-      expect(taken).toMatchObject({ owner: 'owner-b', fencingToken: guard.fencingToken + 1 });
-      const before = await store.getSnapshot(id);
-      const stale = { ...guard, expectedRevision: taken.revision };
-      await expect(store.recordRunOperation(id, stale, modelRequest(0))).rejects.toSatisfy(
-        FencingError.isInstance,
-      );
-      await expect(
-        store.saveAssistantCheckpoint(id, stale, assistantMessage('x')),
-      ).rejects.toSatisfy(FencingError.isInstance);
-      await expect(store.commitTerminal(id, stale, { status: 'completed' })).rejects.toSatisfy(
-        FencingError.isInstance,
-      );
-      expect(await store.getSnapshot(id)).toEqual(before);
-      expect((await store.readEvents(id)).length).toBe(before.revision);
-    });
-
     it('recognises a repeated terminal commit as a duplicate and appends nothing', async () => {
       const { id, guard } = await acquired();
       const ended = await store.commitTerminal(id, guard, { status: 'cancelled' });
@@ -292,157 +260,20 @@ export function describeDriverConformance(
       expect((await store.readEvents(id)).length).toBe(3);
     });
 
-    it('finds the runs whose lease expired, oldest expiry first, bounded, and no others', async () => {
-      await store.createRun({ runId: runId() }); // queued: nobody leases it
-      const first = await acquired();
-      clock.advance(10);
-      const second = await acquired();
-      clock.advance(10);
-      const third = await acquired();
-      const ended = await acquired();
-      await store.commitTerminal(ended.id, ended.guard, { status: 'completed' });
-      const paused = await acquired();
-      await store.releaseLease(paused.id, paused.guard);
-      expect(await store.findExpiredRuns()).toEqual([]);
-
-      clock.advance(1_000); // first and second expired; third expires exactly now
-      const late = await acquired(); // a live lease
-      expect(await store.findExpiredRuns()).toEqual([
-        { runId: first.id, leaseExpiresAt: first.run.leaseExpiresAt },
-        { runId: second.id, leaseExpiresAt: second.run.leaseExpiresAt },
-        { runId: third.id, leaseExpiresAt: third.run.leaseExpiresAt },
-      ]);
-      expect((await store.findExpiredRuns({ limit: 2 })).map((run) => run.runId)).toEqual([
-        first.id,
-        second.id,
-      ]);
-      // A renewed lease is no longer expired; the query follows every write of the lease.
-      await store.renewLease(third.id, third.guard);
-      expect((await store.findExpiredRuns()).map((run) => run.runId)).toEqual([
-        first.id,
-        second.id,
-      ]);
-      clock.advance(5_000);
-      expect((await store.findExpiredRuns()).map((run) => run.runId)).toEqual([
-        first.id,
-        second.id,
-        third.id,
-        late.id,
-      ]);
-    });
-
-    it('lets exactly one of two concurrent takeovers of an expired lease win, and counts it', async () => {
-      const { id } = await acquired();
-      await expect(store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
-        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
-      );
-      clock.advance(1_000);
-      const results = await Promise.allSettled([
-        store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 }),
-        store.takeOverRun(id, { owner: 'owner-c', leaseMs: 1_000 }),
-      ]);
-      const won = results.filter((result) => result.status === 'fulfilled');
-      expect(won).toHaveLength(1);
-      const lost = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
-      expect(lost.reason).toSatisfy(
-        (error: unknown) => FencingError.isInstance(error) && error.reason === 'lease-held',
-      );
-      const taken = (
-        won[0] as PromiseFulfilledResult<{ run: { owner: string | null }; takeovers: number }>
-      ).value;
-      expect(taken.takeovers).toBe(1);
-      expect(await store.findExpiredRuns()).toEqual([]);
-      clock.advance(1_000);
-      const again = await store.takeOverRun(id, { owner: 'owner-d', leaseMs: 1_000 });
-      expect(again).toMatchObject({ takeovers: 2, run: { owner: 'owner-d' } });
-    });
-
-    it('releases a lease: nobody can take the run over, anyone may acquire it', async () => {
-      const { id, guard } = await acquired();
-      const released = await store.releaseLease(id, guard);
-      expect(released).toMatchObject({ leaseExpiresAt: null, owner: 'owner-a', status: 'running' });
-      expect((await store.readEvents(id)).at(-1)).toMatchObject({
-        type: 'run-status',
-        change: 'lease-released',
-        leaseExpiresAt: null,
-      });
-      await expect(store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 })).rejects.toSatisfy(
-        (error: unknown) =>
-          InvalidTransitionError.isInstance(error) && error.rule === 'run-not-leased',
-      );
-      const resumed = await store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 });
-      expect(resumed).toMatchObject({ owner: 'owner-b', leaseExpiresAt: clock.plus(1_000) });
-    });
-
-    it('refuses a stored record that does not parse, without overwriting it', async () => {
-      const id = runId();
-      await store.createRun({ runId: id });
-      await target.corrupt(id, { run: { id, status: 'exploded' } });
-      await expect(store.getRun(id)).rejects.toSatisfy(StoreRecordError.isInstance);
-      await expect(store.acquireRun(id, { owner: 'a', leaseMs: 1 })).rejects.toSatisfy(
-        StoreRecordError.isInstance,
-      );
-      expect(await target.driver.load(id)).toEqual({ run: { id, status: 'exploded' } });
-    });
-
-    it('refuses to write on top of a head event that no longer parses, and appends nothing', async () => {
-      const { id, guard } = await acquired();
-      const run = await store.recordRunOperation(id, guard, modelRequest(0));
-      // The store wrote the head itself (its write cache holds it); then the row is damaged.
-      await target.corruptEvent(id, run.revision, {
-        type: 'run-operation',
-        revision: run.revision,
-        garbage: true,
-      });
-      const next = { ...guard, expectedRevision: run.revision };
-      await expect(
-        store.saveAssistantCheckpoint(id, next, assistantMessage('on top')),
-      ).rejects.toSatisfy(StoreRecordError.isInstance);
-      await expect(store.commitTerminal(id, next, { status: 'completed' })).rejects.toSatisfy(
-        StoreRecordError.isInstance,
-      );
-      // Nothing was appended on top of the damaged row.
-      expect((await target.driver.readEvents(id, 0)).length).toBe(run.revision);
-    });
-
-    it('refuses to write on top of a head event rewritten behind the store (a conflict)', async () => {
-      const { id, guard } = await acquired();
-      const run = await store.recordRunOperation(id, guard, modelRequest(0));
-      const [head] = (await target.driver.readEvents(id, run.revision - 1)) as Record<
-        string,
-        unknown
-      >[];
-      // Still a valid event, but not the one this store wrote.
-      await target.corruptEvent(id, run.revision, { ...head, at: clock.plus(5) });
-      await expect(
-        store.saveAssistantCheckpoint(
-          id,
-          { ...guard, expectedRevision: run.revision },
-          assistantMessage('on top'),
-        ),
-      ).rejects.toSatisfy(StoreConflictError.isInstance);
-      expect((await target.driver.readEvents(id, 0)).length).toBe(run.revision);
-    });
-
-    it('validates the head event even when the snapshot is at the head', async () => {
-      const id = runId();
-      const snapshotEvery = createAgentRuntimeStore(target.driver, {
-        now: clock.now,
-        snapshotEveryEvents: 1,
-      });
-      await snapshotEvery.createRun({ runId: id });
-      const run = await snapshotEvery.acquireRun(id, { owner: 'owner-a', leaseMs: 1_000 });
-      await target.corruptEvent(id, run.revision, { type: 'nonsense', revision: run.revision });
-      // A fresh store (no write cache): its load reads the snapshot and validates the head.
-      await expect(store.getRun(id)).rejects.toSatisfy(StoreRecordError.isInstance);
-      await expect(
-        store.recordRunOperation(
-          id,
-          { owner: 'owner-a', fencingToken: run.fencingToken, expectedRevision: run.revision },
-          modelRequest(0),
-        ),
-      ).rejects.toSatisfy(StoreRecordError.isInstance);
-      expect((await target.driver.readEvents(id, 0)).length).toBe(run.revision);
-    });
+    const context: ConformanceContext = {
+      get target() {
+        return target;
+      },
+      get store() {
+        return store;
+      },
+      get clock() {
+        return clock;
+      },
+      runId,
+      acquired,
+    };
+    describeLeaseConformance(context);
+    describeRecordIntegrityConformance(context);
   });
 }

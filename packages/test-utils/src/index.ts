@@ -1,6 +1,6 @@
+export type { ConformanceContext, ConformanceTarget } from './conformance-context';
 export type { WriteCounts } from './counting-driver';
 export { countingDriver, measureLongAnswer, wordTokens } from './counting-driver';
-export type { ConformanceTarget } from './driver-conformance';
 export { describeDriverConformance } from './driver-conformance';
 export { assistantMessage, compaction, manualClock, modelRequest, T0, T1, T2 } from './fixtures';
 export type { LoopbackServer } from './loopback';
