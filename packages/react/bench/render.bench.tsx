@@ -17,11 +17,11 @@ import {
 import { createRoot } from 'react-dom/client';
 import { afterAll, bench, describe } from 'vitest';
 import { fakeRunServer } from '../src/__tests__/fake-run-server';
-import { RunStatus } from '../src/run-status';
-import { RunlightContext } from '../src/runlight-context';
-import { RunlightProvider } from '../src/runlight-provider';
-import { useRun } from '../src/use-run';
-import { useRunActivity } from '../src/use-run-activity';
+import { useRun } from '../src/hooks/use-run';
+import { useRunActivity } from '../src/hooks/use-run-activity';
+import { RunlightContext } from '../src/provider/runlight-context';
+import { RunlightProvider } from '../src/provider/runlight-provider';
+import { RunStatus } from '../src/status/run-status';
 
 /**
  * Renders and React commit time while an answer streams through the real pipeline: SSE text

@@ -6,8 +6,8 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterAll, bench, describe } from 'vitest';
 import { fakeRunServerWithHistory } from '../src/__tests__/fake-run-server';
-import { RunTimeline } from '../src/run-timeline';
-import { RunlightProvider } from '../src/runlight-provider';
+import { RunlightProvider } from '../src/provider/runlight-provider';
+import { RunTimeline } from '../src/timeline/run-timeline';
 import { timelineHistory } from './timeline-history';
 
 /**

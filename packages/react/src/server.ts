@@ -8,4 +8,4 @@
  * import { prefetchRun } from '@runlight/react/server';
  * await prefetchRun(queryClient, client, runId);
  */
-export { prefetchRun, runQueryKey, runQueryOptions } from './run-query';
+export { prefetchRun, runQueryKey, runQueryOptions } from './provider/run-query';

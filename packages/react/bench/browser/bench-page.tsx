@@ -5,9 +5,9 @@ import type { ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { type FakeRunServer, fakeRunServerWithHistory } from '../../src/__tests__/fake-run-server';
-import { TICK_MS } from '../../src/elapsed-clock';
-import { RunTimeline } from '../../src/run-timeline';
-import { RunlightProvider } from '../../src/runlight-provider';
+import { TICK_MS } from '../../src/elapsed/elapsed-clock';
+import { RunlightProvider } from '../../src/provider/runlight-provider';
+import { RunTimeline } from '../../src/timeline/run-timeline';
 import { timelineHistory } from '../timeline-history';
 
 /**

@@ -3,9 +3,9 @@ import { at, modelRequestOperation, RUN_ID, snapshot } from '@runlight/test-util
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runQueryKey } from '../run-query';
-import { RunStatus } from '../run-status';
-import { RunlightProvider } from '../runlight-provider';
+import { runQueryKey } from '../provider/run-query';
+import { RunlightProvider } from '../provider/runlight-provider';
+import { RunStatus } from '../status/run-status';
 import { fakeRunServer } from './fake-run-server';
 import { settle, useFakeClock } from './harness';
 

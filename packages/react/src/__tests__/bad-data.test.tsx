@@ -9,10 +9,10 @@ import {
 import { cleanup, render, screen } from '@testing-library/react';
 import { Component, type ReactNode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OperationIndicator } from '../operation-indicator';
-import { RunStatus } from '../run-status';
-import { useRun } from '../use-run';
-import { useSuspenseRun } from '../use-suspense-run';
+import { useRun } from '../hooks/use-run';
+import { useSuspenseRun } from '../hooks/use-suspense-run';
+import { OperationIndicator } from '../status/operation-indicator';
+import { RunStatus } from '../status/run-status';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {

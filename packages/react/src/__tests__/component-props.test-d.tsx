@@ -1,9 +1,9 @@
 import { createRunlightClient } from '@runlight/client';
 import { type ComponentProps, createRef, useRef } from 'react';
 import { describe, expectTypeOf, it } from 'vitest';
-import { OperationIndicator, type OperationIndicatorProps } from '../operation-indicator';
-import { RunStatus, type RunStatusProps } from '../run-status';
-import { RunlightProvider, type RunlightProviderProps } from '../runlight-provider';
+import { RunlightProvider, type RunlightProviderProps } from '../provider/runlight-provider';
+import { OperationIndicator, type OperationIndicatorProps } from '../status/operation-indicator';
+import { RunStatus, type RunStatusProps } from '../status/run-status';
 
 // Checked by `tsc` (the repo typecheck); never executed.
 describe('component prop types', () => {

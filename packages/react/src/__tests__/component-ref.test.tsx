@@ -2,8 +2,8 @@ import { at, modelRequestOperation, RUN_ID, snapshot } from '@runlight/test-util
 import { cleanup, render } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OperationIndicator } from '../operation-indicator';
-import { RunStatus } from '../run-status';
+import { OperationIndicator } from '../status/operation-indicator';
+import { RunStatus } from '../status/run-status';
 import { harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {

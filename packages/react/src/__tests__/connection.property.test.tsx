@@ -3,9 +3,9 @@ import { cleanup, render } from '@testing-library/react';
 import fc from 'fast-check';
 import { Fragment, StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OperationIndicator } from '../operation-indicator';
-import { RunStatus } from '../run-status';
-import { useRun } from '../use-run';
+import { useRun } from '../hooks/use-run';
+import { OperationIndicator } from '../status/operation-indicator';
+import { RunStatus } from '../status/run-status';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {

@@ -2,10 +2,10 @@ import { at, modelRequestOperation, operationEvent, RUN_ID, snapshot } from '@ru
 import { cleanup, render, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OperationIndicator } from '../operation-indicator';
-import { RunStatus } from '../run-status';
-import { useRun } from '../use-run';
-import { useRunConnection } from '../use-run-connection';
+import { useRun } from '../hooks/use-run';
+import { useRunConnection } from '../hooks/use-run-connection';
+import { OperationIndicator } from '../status/operation-indicator';
+import { RunStatus } from '../status/run-status';
 import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {

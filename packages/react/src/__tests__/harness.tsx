@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { act } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
-import { RunlightProvider } from '../runlight-provider';
+import { RunlightProvider } from '../provider/runlight-provider';
 import { type FakeRunServer, fakeRunServer, type SnapshotAnswer } from './fake-run-server';
 
 /** Fake the clocks the code under test reads; microtasks and `setImmediate` stay real. */

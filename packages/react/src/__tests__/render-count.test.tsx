@@ -13,9 +13,9 @@ import {
 import { cleanup, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RunStatus } from '../run-status';
-import { useRun } from '../use-run';
-import { useRunActivity } from '../use-run-activity';
+import { useRun } from '../hooks/use-run';
+import { useRunActivity } from '../hooks/use-run-activity';
+import { RunStatus } from '../status/run-status';
 import { harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {

@@ -5,10 +5,10 @@ import { act, cleanup } from '@testing-library/react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OperationIndicator } from '../operation-indicator';
-import { prefetchRun, runQueryKey } from '../run-query';
-import { RunStatus } from '../run-status';
-import { RunlightProvider } from '../runlight-provider';
+import { prefetchRun, runQueryKey } from '../provider/run-query';
+import { RunlightProvider } from '../provider/runlight-provider';
+import { OperationIndicator } from '../status/operation-indicator';
+import { RunStatus } from '../status/run-status';
 import { fakeRunServer } from './fake-run-server';
 import { settle, useFakeClock } from './harness';
 

@@ -1,9 +1,9 @@
 import { at, RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OperationIndicator } from '../operation-indicator';
-import { RunStatus } from '../run-status';
-import { runlightCss } from '../runlight-css';
+import { runlightCss } from '../provider/runlight-css';
+import { OperationIndicator } from '../status/operation-indicator';
+import { RunStatus } from '../status/run-status';
 import { harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {

@@ -1,5 +1,7 @@
 import type { ActivityKind } from '@runlight/client';
 import { useMemo } from 'react';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 import {
   type ActivityDescription,
   describeActivity,
@@ -7,8 +9,6 @@ import {
   resolveRunStatusLabels,
 } from './run-status-labels';
 import { type RunStatusView, runStatusEquals, selectRunStatus } from './select-run-status';
-import { useRunStore } from './use-run-store';
-import { useStoreSelector } from './use-store-selector';
 
 /** A run's status in words, for the status components and headless ones. */
 export interface RunStatusInfo extends RunStatusView, ActivityDescription {

@@ -6,8 +6,8 @@ import {
   type Virtualizer,
 } from '@tanstack/react-virtual';
 import { memo, useId, useLayoutEffect, useRef } from 'react';
+import type { RunStatusLabels } from '../status/run-status-labels';
 import type { RunTimelineModel, TimelineRow } from './build-run-timeline';
-import type { RunStatusLabels } from './run-status-labels';
 import { GapRow, LiveGapRow, LiveSpanRow, SpanRow } from './timeline-rows';
 import { describeGap, describeSpanHeading, describeSpanResult } from './timeline-words';
 

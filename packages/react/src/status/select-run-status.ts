@@ -4,7 +4,7 @@ import {
   type RunState,
   selectActivity,
 } from '@runlight/client';
-import { activityEquals } from './use-run-activity';
+import { activityEquals } from '../hooks/use-run-activity';
 
 /** What a status display needs: the activity and the server timestamps its time runs between. */
 export interface RunStatusView {

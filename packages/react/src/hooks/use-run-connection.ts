@@ -1,6 +1,6 @@
 import type { ConnectionState, RunlightClientError, RunState } from '@runlight/client';
-import { useRunStore } from './use-run-store';
-import { useStoreSelector } from './use-store-selector';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 
 export interface RunConnection {
   /** `idle`, `connecting`, `live`, `reconnecting`, `offline` or `closed`. */

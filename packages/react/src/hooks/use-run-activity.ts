@@ -1,6 +1,6 @@
 import { type Activity, selectActivity } from '@runlight/client';
-import { useRunStore } from './use-run-store';
-import { useStoreSelector } from './use-store-selector';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 
 /**
  * Whether two activities show the same thing: kind, start, failure and operation. A checkpoint

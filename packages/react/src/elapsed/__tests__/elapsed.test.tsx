@@ -1,9 +1,9 @@
 import { at, modelRequestOperation, RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, render, renderHook, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RunStatus } from '../run-status';
+import { advance, harness, settle, useFakeClock } from '../../__tests__/harness';
+import { RunStatus } from '../../status/run-status';
 import { useElapsed } from '../use-elapsed';
-import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
   cleanup();

@@ -1,9 +1,9 @@
 import { at, modelRequestOperation, RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { advance, harness, settle, useFakeClock } from '../../__tests__/harness';
 import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
-import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
   cleanup();

@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RunlightProvider } from '../runlight-provider';
+import { RunlightProvider } from '../../provider/runlight-provider';
 import { useRunControls } from '../use-run-controls';
 
 afterEach(() => {

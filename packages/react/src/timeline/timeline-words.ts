@@ -1,11 +1,11 @@
 import type { Activity } from '@runlight/client';
-import type { RunTimelineModel, TimelineGap, TimelineSpan } from './build-run-timeline';
 import {
   defaultRunStatusLabels,
   describeActivity,
   type RunStatusLabels,
   statusText,
-} from './run-status-labels';
+} from '../status/run-status-labels';
+import type { RunTimelineModel, TimelineGap, TimelineSpan } from './build-run-timeline';
 
 /**
  * The words of `RunTimeline`'s rows, from the same labels and the same activity as `RunStatus`:

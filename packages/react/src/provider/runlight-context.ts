@@ -1,7 +1,7 @@
 import type { RunlightClient } from '@runlight/client';
 import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
-import { RunlightProviderMissingError } from './errors/runlight-provider-missing-error';
+import { RunlightProviderMissingError } from '../errors/runlight-provider-missing-error';
 
 /** What `RunlightProvider` hands to its hooks. */
 export interface RunlightContextValue {

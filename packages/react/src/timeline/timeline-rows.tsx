@@ -1,6 +1,6 @@
 import { memo, type Ref } from 'react';
+import { useElapsed } from '../elapsed/use-elapsed';
 import type { TimelineGap, TimelineSpan } from './build-run-timeline';
-import { useElapsed } from './use-elapsed';
 
 /** What every row of the table gets from the window it is drawn in. */
 export interface TimelineRowPlace {

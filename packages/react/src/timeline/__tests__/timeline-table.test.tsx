@@ -3,12 +3,12 @@ import { QueryClient } from '@tanstack/react-query';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { timelineHistory } from '../../bench/timeline-history';
+import { timelineHistory } from '../../../bench/timeline-history';
+import { fakeRunServerWithHistory } from '../../__tests__/fake-run-server';
+import { settle, useFakeClock } from '../../__tests__/harness';
+import { RunlightProvider } from '../../provider/runlight-provider';
 import { buildRunTimeline } from '../build-run-timeline';
 import { RunTimeline } from '../run-timeline';
-import { RunlightProvider } from '../runlight-provider';
-import { fakeRunServerWithHistory } from './fake-run-server';
-import { settle, useFakeClock } from './harness';
 
 afterEach(() => {
   cleanup();

@@ -5,12 +5,12 @@ import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeRunServer } from '../../__tests__/fake-run-server';
+import { advance, settle, useFakeClock } from '../../__tests__/harness';
+import { RunlightProvider } from '../../provider/runlight-provider';
+import { RunStatus } from '../../status/run-status';
 import { buildRunTimeline } from '../build-run-timeline';
-import { RunStatus } from '../run-status';
 import { RunTimeline } from '../run-timeline';
-import { RunlightProvider } from '../runlight-provider';
-import { fakeRunServer } from './fake-run-server';
-import { advance, settle, useFakeClock } from './harness';
 
 afterEach(() => {
   cleanup();

@@ -1,6 +1,6 @@
 import type { RunHistoryState } from '@runlight/client';
 import { useSyncExternalStore } from 'react';
-import { useRunlight } from './runlight-context';
+import { useRunlight } from '../provider/runlight-context';
 
 /**
  * The operation history of a run: every `run-operation` event, once, in revision order, with

@@ -10,10 +10,10 @@ import {
 } from '@runlight/test-utils';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { advance, harness, settle, useFakeClock } from '../../__tests__/harness';
 import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
 import { defaultRunStatusLabels } from '../run-status-labels';
-import { advance, harness, settle, useFakeClock } from './harness';
 
 afterEach(() => {
   cleanup();

@@ -1,7 +1,7 @@
 import type { RunState } from '@runlight/client';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 import { type RunView, selectRunView } from './select-run-view';
-import { useRunStore } from './use-run-store';
-import { useStoreSelector } from './use-store-selector';
 
 export interface UseRunOptions<T> {
   /** Picks the slice a component needs, e.g. `selectMessage`; it re-renders when that changes. */

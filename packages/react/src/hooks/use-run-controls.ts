@@ -1,6 +1,6 @@
 import type { ApprovalAnswer, RunlightClientError } from '@runlight/client';
 import { useMutation } from '@tanstack/react-query';
-import { useRunlight } from './runlight-context';
+import { useRunlight } from '../provider/runlight-context';
 
 /** What `useRunControls` returns: the run's two control requests and where they stand. */
 export interface RunControls {

@@ -1,14 +1,14 @@
 import { type HTMLAttributes, type ReactNode, useMemo } from 'react';
-import { renderAsChild } from './as-child';
+import { formatElapsed } from '../elapsed/format-elapsed';
+import { useElapsed } from '../elapsed/use-elapsed';
+import { useRunActivity } from '../hooks/use-run-activity';
+import { useRunHistory } from '../hooks/use-run-history';
+import { renderAsChild } from '../status/as-child';
+import { RunlightStyle } from '../status/operation-indicator';
+import { type RunStatusLabelsInput, resolveRunStatusLabels } from '../status/run-status-labels';
 import { buildRunTimeline, type RunTimelineModel } from './build-run-timeline';
-import { formatElapsed } from './format-elapsed';
-import { RunlightStyle } from './operation-indicator';
-import { type RunStatusLabelsInput, resolveRunStatusLabels } from './run-status-labels';
 import { TimelineTable } from './timeline-table';
 import { withRetryWait } from './timeline-words';
-import { useElapsed } from './use-elapsed';
-import { useRunActivity } from './use-run-activity';
-import { useRunHistory } from './use-run-history';
 
 export type RunTimelineRender = (model: RunTimelineModel, liveMs: number | null) => ReactNode;
 

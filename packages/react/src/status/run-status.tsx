@@ -1,10 +1,10 @@
 import type { Activity } from '@runlight/client';
 import { type ComponentPropsWithRef, type ReactNode, useMemo } from 'react';
+import { formatElapsed } from '../elapsed/format-elapsed';
+import { useElapsed } from '../elapsed/use-elapsed';
 import { renderAsChild } from './as-child';
-import { formatElapsed } from './format-elapsed';
 import { RunlightStyle } from './operation-indicator';
 import type { RunStatusLabelsInput } from './run-status-labels';
-import { useElapsed } from './use-elapsed';
 import { type RunStatusInfo, useRunStatus } from './use-run-status';
 
 export type RunStatusRender = (

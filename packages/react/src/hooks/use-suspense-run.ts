@@ -1,10 +1,10 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { runQueryOptions } from './run-query';
-import { useRunlight } from './runlight-context';
+import { runQueryOptions } from '../provider/run-query';
+import { useRunlight } from '../provider/runlight-context';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 import { type RunView, selectRunView } from './select-run-view';
 import type { UseRunOptions } from './use-run';
-import { useRunStore } from './use-run-store';
-import { useStoreSelector } from './use-store-selector';
 
 /**
  * `useRun` that suspends until the run's snapshot is loaded (through TanStack Query, so a

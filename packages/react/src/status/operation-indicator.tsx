@@ -1,6 +1,6 @@
 import type { ComponentPropsWithRef } from 'react';
+import { runlightCss } from '../provider/runlight-css';
 import { type RunStatusLabelsInput, statusText } from './run-status-labels';
-import { runlightCss } from './runlight-css';
 import { useRunStatus } from './use-run-status';
 
 /** The `<span>`'s own props, `ref` included (a prop in React 19). */

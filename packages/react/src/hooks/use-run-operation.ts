@@ -1,7 +1,7 @@
 import type { RunState } from '@runlight/client';
 import type { RunOperation } from '@runlight/protocol';
-import { useRunStore } from './use-run-store';
-import { useStoreSelector } from './use-store-selector';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 
 const selectOperation = (state: RunState): RunOperation | null => state.run?.lastOperation ?? null;
 
