@@ -7,23 +7,32 @@
  * Vite build, and a Next.js App Router `next build` + `next start` answering a page, a
  * snapshot and an SSE stream.
  *
- * The scratch folder (`$RUNLIGHT_CONSUMER_DIR`, default `<tmpdir>/runlight-consumer-checks`)
- * keeps its node_modules between runs; only the Runlight tarballs are installed afresh.
+ * The TypeScript check also compiles every snippet of the READMEs (`scripts/snippets.ts`).
+ *
+ * The scratch folder (`$RUNLIGHT_CONSUMER_DIR`, default `<tmpdir>/runlight-consumer-<hash of
+ * this checkout's path>`) keeps its node_modules between runs; only the Runlight tarballs are
+ * installed afresh. It lies outside the workspace on purpose (Node, TypeScript and Next.js would
+ * otherwise find the workspace's own node_modules and lockfile above it), and each checkout has
+ * its own, so two checkouts on one machine never share one.
  * `--skip-build` reuses `dist/`; `--only=node,typescript,vite,next` picks consumer checks.
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readSnippets } from './snippets';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATES = join(ROOT, 'scripts', 'consumers');
 const PUBLISHED = ['protocol', 'runtime', 'client', 'react', 'store-postgres', 'ai-sdk'] as const;
-const SCRATCH = process.env.RUNLIGHT_CONSUMER_DIR ?? join(tmpdir(), 'runlight-consumer-checks');
+const CHECKOUT = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
+const SCRATCH =
+  process.env.RUNLIGHT_CONSUMER_DIR ?? join(tmpdir(), `runlight-consumer-${CHECKOUT}`);
 const TARBALLS = join(SCRATCH, 'tarballs');
 
 /** What a new app installs beside Runlight: the peers (newest in range) and its tools. */
@@ -31,6 +40,7 @@ const CONSUMER_DEPENDENCIES: Record<string, string> = {
   react: '^19.0.0',
   'react-dom': '^19.0.0',
   '@tanstack/react-query': '^5.108.4',
+  '@ai-sdk/react': '^4.0.177',
   ai: '^7.0.173',
   zod: '^4.6.7',
   hono: '^4.13.0',
@@ -196,6 +206,41 @@ async function typecheck(cwd: string, config: string): Promise<void> {
   );
 }
 
+/**
+ * Writes every README snippet under `snippets/` and a tsconfig per resolution that checks them
+ * (app files with relative imports under Bundler only); returns the tsconfig names.
+ */
+async function writeSnippets(cwd: string): Promise<string[]> {
+  const snippets = await readSnippets(ROOT);
+  await rm(join(cwd, 'snippets'), { recursive: true, force: true });
+  for (const snippet of snippets) {
+    const target = join(cwd, 'snippets', snippet.file);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, snippet.code);
+  }
+  const base = JSON.parse(await readFile(join(cwd, 'tsconfig.bundler.json'), 'utf8'));
+  const configs: [string, string, boolean][] = [
+    ['tsconfig.snippets.nodenext.json', 'NodeNext', false],
+    ['tsconfig.snippets.bundler.json', 'Bundler', true],
+  ];
+  for (const [name, resolution, withApps] of configs) {
+    const files = snippets
+      .filter((snippet) => withApps || !snippet.bundlerOnly)
+      .map((snippet) => `snippets/${snippet.file}`);
+    const compilerOptions = {
+      ...base.compilerOptions,
+      module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
+      moduleResolution: resolution,
+      // Snippets show a line, not a program: an unused name is not an error in them.
+      noUnusedLocals: false,
+    };
+    const config = { compilerOptions, files: ['snippet-globals.d.ts', ...files] };
+    await writeFile(join(cwd, name), `${JSON.stringify(config, null, 2)}\n`);
+  }
+  console.log(`  ${snippets.length} README snippets`);
+  return configs.map(([name]) => name);
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -313,8 +358,11 @@ if (wants('node')) {
 if (wants('typescript')) {
   await step('TypeScript: NodeNext and Bundler, strict, exactOptionalPropertyTypes', async () => {
     const cwd = await copyTemplate('typescript');
+    const configs = await writeSnippets(cwd);
     await Promise.all(
-      ['tsconfig.nodenext.json', 'tsconfig.bundler.json'].map((config) => typecheck(cwd, config)),
+      ['tsconfig.nodenext.json', 'tsconfig.bundler.json', ...configs].map((config) =>
+        typecheck(cwd, config),
+      ),
     );
   });
 }

@@ -15,8 +15,12 @@ import {
 export interface PostgresDeploymentOptions {
   /** A node-postgres pool; or `connectionString` to open one (closed by `close`). */
   pool?: pg.Pool;
-  /** e.g. `postgres://postgres@127.0.0.1:5432/app`. Default `DATABASE_URL`. */
-  connectionString?: string;
+  /**
+   * e.g. `postgres://postgres@127.0.0.1:5432/app`. Default (also when `undefined`, so
+   * `process.env.DATABASE_URL` can be passed as is) `DATABASE_URL`, then node-postgres's `PG*`
+   * environment variables.
+   */
+  connectionString?: string | undefined;
   /** Pool size when this function opens the pool. Default 10. */
   max?: number;
   /** Schema of the tables (default `runlight`); the bus channel is `<schema>_events`. */

@@ -1,0 +1,91 @@
+/**
+ * Every TypeScript snippet in the README and the package READMEs, as files a consumer app
+ * type-checks against the packed packages (`pnpm test:packages`): a snippet that drifts from the
+ * API fails `pnpm test`.
+ *
+ * - Each ```ts / ```tsx block is one module (`export {}` is appended, so blocks never share
+ *   names). A block whose first line names a file (`// app/api/[...path]/route.ts — …`) is
+ *   written at that path inside its README's folder, so its relative imports resolve to the
+ *   sibling snippets the README shows.
+ * - Fragments may use the names a README leaves to the reader (`model`, `tools`,
+ *   `sessionUser`, …): `snippet-globals.d.ts` in the TypeScript consumer declares them.
+ * - A block preceded by `<!-- snippet: skip (reason) -->` is not compiled; the reason is
+ *   printed. Use it only for shapes that are not TypeScript (none today).
+ * - Blocks with relative imports are app files (Next.js, Vite): they are checked under
+ *   `moduleResolution: Bundler` only; every other block under NodeNext and Bundler.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The Markdown files whose snippets are checked (paths from the repository root). */
+export const SNIPPET_SOURCES = [
+  'README.md',
+  'docs/production.md',
+  'packages/protocol/README.md',
+  'packages/runtime/README.md',
+  'packages/runtime/src/http/README.md',
+  'packages/client/README.md',
+  'packages/react/README.md',
+  'packages/ai-sdk/README.md',
+  'packages/store-postgres/README.md',
+] as const;
+
+export interface Snippet {
+  /** `README.md:50` — where the block starts (its fence line). */
+  readonly origin: string;
+  /** Where the consumer writes it, relative to its snippets folder. */
+  readonly file: string;
+  readonly code: string;
+  /** Relative imports: an app file, checked under Bundler resolution only. */
+  readonly bundlerOnly: boolean;
+}
+
+const FENCE = /^```(ts|tsx|typescript)\s*$/;
+const NAMED_FILE = /^\/\/\s*([\w.@\-[\]/]+\.(?:ts|tsx|mts))\b/;
+const SKIP = /<!--\s*snippet:\s*skip\b([^>]*)-->/;
+
+const slug = (source: string) => source.replace(/\.md$/, '').replace(/[^\w]+/g, '-');
+
+/** Extracts the snippets of one Markdown text. */
+export function extractSnippets(source: string, markdown: string): Snippet[] {
+  const lines = markdown.split('\n');
+  const snippets: Snippet[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const fence = FENCE.exec(lines[index]!);
+    if (fence === null) continue;
+    const start = index;
+    const body: string[] = [];
+    for (index++; index < lines.length && !/^```\s*$/.test(lines[index]!); index++) {
+      body.push(lines[index]!);
+    }
+    const previous = lines
+      .slice(Math.max(0, start - 2), start)
+      .join('\n')
+      .match(SKIP);
+    if (previous !== null) {
+      console.log(`  snippet ${source}:${start + 1} skipped:${previous[1]}`);
+      continue;
+    }
+    const code = body.join('\n');
+    const named = NAMED_FILE.exec(body[0] ?? '')?.[1];
+    const extension = fence[1] === 'ts' && !/<[A-Z][\w.]*[\s/>]/.test(code) ? 'ts' : 'tsx';
+    const file = join(slug(source), named ?? `block-${start + 1}.${extension}`);
+    snippets.push({
+      origin: `${source}:${start + 1}`,
+      file,
+      code: `// ${source}:${start + 1}\n${code}\nexport {};\n`,
+      bundlerOnly: /from\s+['"]\.\.?\//.test(code),
+    });
+  }
+  return snippets;
+}
+
+/** The snippets of every source that exists (a missing optional source has none). */
+export async function readSnippets(root: string): Promise<Snippet[]> {
+  const all: Snippet[] = [];
+  for (const source of SNIPPET_SOURCES) {
+    const markdown = await readFile(join(root, source), 'utf8').catch(() => null);
+    if (markdown !== null) all.push(...extractSnippets(source, markdown));
+  }
+  return all;
+}
