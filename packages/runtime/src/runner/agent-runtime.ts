@@ -24,7 +24,8 @@ import type {
 import { type ToolErrorText, toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
 import { publishingStore } from './writes/publishing-store';
-import { resilientStore, type StoreRetryOptions } from './writes/resilient-store';
+import { resilientStore } from './writes/resilient-store';
+import type { StoreRetryOptions } from './writes/store-retry-policy';
 
 export interface AgentRuntimeOptions {
   store: AgentRuntimeStore;

@@ -53,6 +53,9 @@ export class RunExecution {
   readonly #recorder: OperationRecorder;
   readonly #steps: StepSequence;
   readonly #writer: CheckpointWriter;
+  /** The assistant write the execution starts on, and the revision of its acquisition. */
+  readonly #startBase: number;
+  readonly #acquiredRevision: number;
 
   constructor(
     deps: RunExecutionDeps,
@@ -78,6 +81,8 @@ export class RunExecution {
     const abandoned = acquired.lastOperation && !isTerminalPhase(acquired.lastOperation.phase);
     const message = abandoned ? closeAbandonedParts(start.message) : start.message;
     this.#writer = new CheckpointWriter(this.#context, message, start.baseRevision);
+    this.#startBase = start.baseRevision;
+    this.#acquiredRevision = acquired.revision;
     this.#recorder = new OperationRecorder(this.#context, acquired.lastOperation);
     this.#steps = new StepSequence(acquired.lastOperation, this.#stop);
   }
@@ -103,8 +108,15 @@ export class RunExecution {
       // Every execution but a run's first (fencing token 1) writes its message before its
       // first delta: a takeover's deltas are then numbered on its own write, never on the dead
       // owner's last one (whose unwritten deltas the watchers still hold). A resume writes its
-      // answered approvals the same way.
-      if (resumed.approvalCheckpoint || context.owned.fencingToken > 1) {
+      // answered approvals the same way. So does one whose start base is newer than its own
+      // acquisition: the message was read after another owner took the run over and wrote, so
+      // its deltas would sit on that owner's write (glued text); the write is refused (fencing)
+      // and the execution stops before its first delta.
+      if (
+        resumed.approvalCheckpoint ||
+        context.owned.fencingToken > 1 ||
+        this.#startBase > this.#acquiredRevision
+      ) {
         await this.#writer.rebase();
       }
       if (!this.#stop.stopped()) await this.#stream(options);

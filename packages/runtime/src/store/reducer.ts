@@ -3,19 +3,25 @@ import {
   type DurableRunEvent,
   isTerminalPhase,
   isTerminalStatus,
-  parseAssistantAppendEvent,
   parseRunOperation,
   phaseRank,
   type RunFailure,
   type RunOperation,
   type RunStatusChange,
-  type UIMessage,
-  type UIMessageChunk,
 } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
-import { StoreConflictError } from '../errors/store-conflict-error';
 import { evolveRun } from './evolve-run';
+import {
+  checkGuard,
+  checkRunning,
+  decided,
+  headOf,
+  iso,
+  leaseUntil,
+  type OwnerGuard,
+  statusChange,
+} from './reducer-rules';
 import type { Mutation, StoredRun } from './stored-run';
 
 /**
@@ -26,12 +32,12 @@ import type { Mutation, StoredRun } from './stored-run';
  * Drivers built through `createAgentRuntimeStore` get these rules for free.
  */
 
-/** What every owned mutation names: who writes, under which token, on top of which revision. */
-export interface OwnerGuard {
-  owner: string;
-  fencingToken: number;
-  expectedRevision: number;
-}
+export {
+  type AssistantAppend,
+  reduceAppendAssistant,
+  reduceSaveAssistantCheckpoint,
+} from './assistant-reducer';
+export type { OwnerGuard } from './reducer-rules';
 
 export type TerminalCommit =
   | { status: 'completed' }
@@ -39,86 +45,6 @@ export type TerminalCommit =
   | { status: 'failed'; failure: RunFailure };
 
 export type TerminalResult = Mutation | { duplicate: StoredRun };
-
-const iso = (now: Date) => now.toISOString();
-
-function leaseUntil(now: Date, leaseMs: number): string {
-  return new Date(now.getTime() + leaseMs).toISOString();
-}
-
-/** Revision, time and lease expiry of the event an owned mutation of `record` appends. */
-interface Head {
-  runId: string;
-  revision: number;
-  at: string;
-  leaseExpiresAt: string | null;
-}
-
-/**
- * The next event's head: the revision bumped by one and the owner's lease renewed — unless
- * `lease` says otherwise (`'release'`: released; `'end'`: the run ended, nobody holds it).
- */
-function headOf(record: StoredRun, now: Date, lease: 'renew' | 'release' | 'end' = 'renew'): Head {
-  const current = record.lease;
-  const leaseExpiresAt =
-    lease !== 'renew'
-      ? null
-      : current && current.owner === record.run.owner
-        ? leaseUntil(now, current.leaseMs)
-        : (current?.expiresAt ?? null);
-  return { runId: record.run.id, revision: record.run.revision + 1, at: iso(now), leaseExpiresAt };
-}
-
-/** Decided: the event, and the record it evolves — the one way a record changes. */
-function decided(record: StoredRun, event: DurableRunEvent): Mutation {
-  return { record: evolveRun(record, event), event };
-}
-
-function checkGuard(record: StoredRun, guard: OwnerGuard): void {
-  const { run } = record;
-  if (run.owner !== guard.owner || run.fencingToken !== guard.fencingToken) {
-    throw new FencingError(
-      run.id,
-      run.owner !== guard.owner ? 'owner-mismatch' : 'stale-fencing-token',
-      {
-        owner: guard.owner,
-        fencingToken: guard.fencingToken,
-        currentOwner: run.owner,
-        currentFencingToken: run.fencingToken,
-      },
-    );
-  }
-  if (run.revision !== guard.expectedRevision) {
-    throw new StoreConflictError(run.id, guard.expectedRevision, run.revision);
-  }
-}
-
-function checkRunning(record: StoredRun): void {
-  const { run } = record;
-  if (isTerminalStatus(run.status)) {
-    throw new InvalidTransitionError(run.id, 'run-ended', `the run already ended ${run.status}`);
-  }
-  if (run.status !== 'running') {
-    throw new InvalidTransitionError(run.id, 'run-not-acquired', 'the run has not been acquired');
-  }
-}
-
-/** The `run-status` event of a change to `status`, `owner`, `fencingToken` or `failure`. */
-function statusChange(
-  head: Head,
-  change: RunStatusChange,
-  run: Pick<AgentRun, 'status' | 'owner' | 'fencingToken' | 'failure'>,
-): DurableRunEvent {
-  return {
-    type: 'run-status',
-    ...head,
-    change,
-    status: run.status,
-    owner: run.owner,
-    fencingToken: run.fencingToken,
-    failure: run.failure,
-  };
-}
 
 /** The `run-status` event the reducer appended for a mutation that produced `run`. */
 export function statusEvent(run: AgentRun, change: RunStatusChange): DurableRunEvent {
@@ -279,86 +205,6 @@ export function reduceRecordRunOperation(
   }
 
   return decided(record, { type: 'run-operation', ...headOf(record, now), operation });
-}
-
-function checkAssistantWrite(record: StoredRun, guard: OwnerGuard, messageId: string): void {
-  checkGuard(record, guard);
-  checkRunning(record);
-  const current = record.assistant?.messageId;
-  if (current !== undefined && current !== messageId) {
-    throw new InvalidTransitionError(
-      record.run.id,
-      'message-id-changed',
-      `the run's assistant message is ${current}, not ${messageId}`,
-    );
-  }
-}
-
-/**
- * Consolidates this run's assistant message (never the whole conversation): the whole message
- * at the new revision, in its `assistant-checkpoint` event. The record keeps only a pointer.
- */
-export function reduceSaveAssistantCheckpoint(
-  record: StoredRun,
-  guard: OwnerGuard,
-  message: UIMessage,
-  now: Date,
-): Mutation {
-  const runId = record.run.id;
-  if (message.role !== 'assistant') {
-    throw new InvalidTransitionError(
-      runId,
-      'message-not-assistant',
-      'a checkpoint holds the assistant message',
-    );
-  }
-  checkAssistantWrite(record, guard, message.id);
-  const head = headOf(record, now);
-  return decided(record, {
-    type: 'assistant-checkpoint',
-    ...head,
-    checkpoint: { message, revision: head.revision },
-  });
-}
-
-/** What an append names: the message it extends, the write it builds on and its chunks. */
-export interface AssistantAppend {
-  messageId: string;
-  /** The revision of the assistant write it extends (0: none); must be the record's last one. */
-  baseRevision: number;
-  chunks: readonly UIMessageChunk[];
-}
-
-/**
- * Appends UI message chunks to this run's assistant message: what a checkpoint batch added
- * since the previous assistant write, which it must name (`baseRevision`), so an append never
- * lands on a message state it was not cut from. The event is validated (at least one chunk,
- * every chunk a `UIMessageChunk`); the record only moves its pointer.
- */
-export function reduceAppendAssistant(
-  record: StoredRun,
-  guard: OwnerGuard,
-  append: AssistantAppend,
-  now: Date,
-): Mutation {
-  checkAssistantWrite(record, guard, append.messageId);
-  const runId = record.run.id;
-  const base = record.assistant?.revision ?? 0;
-  if (append.baseRevision !== base) {
-    throw new InvalidTransitionError(
-      runId,
-      'append-base-changed',
-      `the append extends revision ${append.baseRevision}, the last assistant write is ${base}`,
-    );
-  }
-  const event = parseAssistantAppendEvent({
-    type: 'assistant-append',
-    ...headOf(record, now),
-    messageId: append.messageId,
-    baseRevision: base,
-    chunks: [...append.chunks],
-  });
-  return decided(record, event);
 }
 
 function sameTerminal(run: AgentRun, terminal: TerminalCommit): boolean {

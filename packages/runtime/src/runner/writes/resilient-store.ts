@@ -2,57 +2,22 @@ import {
   type AgentRun,
   type DurableRunEvent,
   isTerminalStatus,
-  ProtocolValidationError,
   type RunOperation,
   type RunSnapshot,
   type UIMessage,
 } from '@runlight/protocol';
 import { FencingError } from '../../errors/fencing-error';
-import { RunlightError } from '../../errors/runlight-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
 import { StoreUnavailableError } from '../../errors/store-unavailable-error';
 import type { RunEventBus } from '../../events/run-event-bus';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { OwnerGuard, TerminalCommit } from '../../store/reducer';
 import type { RuntimeLogEntry } from '../run-options';
-
-/** How often one store mutation is tried, and the first pause between tries (doubling). */
-export interface StoreRetryOptions {
-  /** Tries of one mutation, the first included. Default 4. */
-  attempts?: number;
-  /** The pause before the second try, doubled before each further one. Default 20 ms. */
-  delayMs?: number;
-}
-
-export const DEFAULT_STORE_RETRY: Required<StoreRetryOptions> = { attempts: 4, delayMs: 20 };
-
-/**
- * Errors that say what the store decided (a rule, a lost lease, a missing run, a bad record):
- * repeating the mutation cannot change them. Everything else — a driver's dropped connection,
- * a timeout — may be transient, and a write may even have landed before its answer was lost.
- */
-function isDecision(error: unknown): boolean {
-  return (
-    (RunlightError.isRunlightError(error) && !StoreConflictError.isInstance(error)) ||
-    ProtocolValidationError.isInstance(error)
-  );
-}
-
-/** JSON with sorted keys: equal for records equal as stored (key order and undefined aside). */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, inner) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : inner,
-  );
-}
-const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
+import { same } from './same-record';
+import { isDecision, pauseAfter, type StoreRetryOptions, storeRetryOf } from './store-retry-policy';
 
 /** How many runs' last published revision the decorator remembers. */
 const PUBLISHED_CACHE_SIZE = 4_096;
-
-const pause = (ms: number) =>
-  ms <= 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * A store decorator that makes each mutation of the runner survive a transient store error,
@@ -82,8 +47,7 @@ export function resilientStore(
   },
 ): AgentRuntimeStore {
   const { store, bus } = deps;
-  const attempts = Math.max(1, Math.floor(deps.retry?.attempts ?? DEFAULT_STORE_RETRY.attempts));
-  const delayMs = Math.max(0, deps.retry?.delayMs ?? DEFAULT_STORE_RETRY.delayMs);
+  const { attempts, delayMs } = storeRetryOf(deps.retry);
   const warn = (runId: string, message: string, error: unknown) => {
     try {
       deps.log({ level: 'warn', message, runId, error });
@@ -246,7 +210,7 @@ export function resilientStore(
           `A store write failed (try ${attempt} of ${attempts}); it is retried`,
           lastError,
         );
-        await pause(delayMs * 2 ** (attempt - 1));
+        await pauseAfter(attempt, delayMs);
       }
     }
     throw new StoreUnavailableError(runId, attempts, { cause: lastError });
@@ -276,7 +240,7 @@ export function resilientStore(
         `A store write failed (try ${attempt - 1} of ${attempts}); it is retried`,
         lastError,
       );
-      await pause(delayMs * 2 ** (attempt - 2));
+      await pauseAfter(attempt - 1, delayMs);
       try {
         const run = await retry();
         try {
@@ -305,7 +269,7 @@ export function resilientStore(
         if (isDecision(error)) throw error;
         lastError = error;
       }
-      if (attempt < attempts) await pause(delayMs * 2 ** (attempt - 1));
+      if (attempt < attempts) await pauseAfter(attempt, delayMs);
     }
     throw new StoreUnavailableError(runId, attempts, { cause: lastError });
   }
