@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import {
   type AgentRuntime,
   type AgentRuntimeStore,
@@ -10,7 +11,6 @@ import {
   type RunHandlersOptions,
   toNodeListener,
 } from '@runlight/runtime';
-import type { IncomingMessage } from 'node:http';
 import { listenOnLoopback } from './loopback';
 
 /** The real runtime and `createRunHandlers` behind a real router on loopback. */

@@ -110,7 +110,10 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
         path === runs || path.startsWith(prefix) || (multiplex !== undefined && path === runEvents);
       // `…/runs%2Fid` is a run route once its encoded slashes are read as slashes.
       const slashed = raw.replace(/%2f|%5c|\\/gi, '/');
-      const readings = [raw, parsed, slashed].flatMap((path) => [path, path.replace(/\/{2,}/g, '/')]);
+      const readings = [raw, parsed, slashed].flatMap((path) => [
+        path,
+        path.replace(/\/{2,}/g, '/'),
+      ]);
       if (!readings.some(ours)) return null;
       return jsonError(400, 'bad_path', `The request path ${problem}`);
     }
