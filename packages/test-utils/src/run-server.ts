@@ -5,8 +5,10 @@ import {
   createAgentRuntime,
   createAgentRuntimeStore,
   createMemoryDriver,
+  createMultiplexHandlers,
   createRunHandlers,
   createRunRouter,
+  type MultiplexHandlersOptions,
   RunEventHub,
   type RunHandlersOptions,
   toNodeListener,
@@ -30,6 +32,10 @@ export interface RunServerOptions {
   handlers?: Partial<Omit<RunHandlersOptions, 'store' | 'runtime'>>;
   /** A store to serve instead of a fresh in-memory one. */
   store?: AgentRuntimeStore;
+  /** Also serve the multiplexed stream and the batched snapshots, with these extra options. */
+  multiplex?: Partial<Omit<MultiplexHandlersOptions, 'store' | 'runtime'>>;
+  /** What the HTTP handlers read through (e.g. a store with one broken run); default the store. */
+  reads?: (store: AgentRuntimeStore) => RunHandlersOptions['store'];
 }
 
 /**
@@ -44,9 +50,21 @@ export async function serveRunHandlers(options: RunServerOptions = {}): Promise<
   const store = options.store ?? createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
   const runtime = createAgentRuntime({ store, events: hub, owner: 'worker-a' });
+  const reads = options.reads?.(store) ?? store;
   const listener = toNodeListener(
     createRunRouter({
-      handlers: createRunHandlers({ heartbeatMs: 200, ...options.handlers, store, runtime }),
+      handlers: createRunHandlers({ heartbeatMs: 200, ...options.handlers, store: reads, runtime }),
+      ...(options.multiplex
+        ? {
+            multiplex: createMultiplexHandlers({
+              heartbeatMs: 200,
+              ...options.multiplex,
+              store: reads,
+              runtime,
+            }),
+          }
+        : {}),
+      authorize: 'public',
       basePath: '/api',
     }),
   );
