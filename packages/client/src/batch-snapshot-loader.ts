@@ -19,7 +19,8 @@ interface Waiting {
 /**
  * A `loadSnapshot` that batches: the loads asked for in the same macrotask become one
  * `GET {baseUrl}/runs?ids=a,b,…` (the multiplex handlers' batched snapshot). Each store still
- * validates its own snapshot; a missing run rejects `run-not-found` (404) for that run only.
+ * validates its own snapshot; a missing run rejects `run-not-found` (404) for that run only, a
+ * run in the answer's `errors` rejects an `http` error with its status (500) for that run only.
  *
  * @example
  * const client = createRunlightClient({ baseUrl, loadSnapshot: batchSnapshotLoader({ baseUrl, fetch, now: Date.now }) });
@@ -83,7 +84,13 @@ export function batchSnapshotLoader(
         { status: response.status },
       );
     }
-    let body: { snapshots?: unknown; missing?: unknown; forbidden?: unknown; serverTime?: unknown };
+    let body: {
+      snapshots?: unknown;
+      missing?: unknown;
+      forbidden?: unknown;
+      errors?: unknown;
+      serverTime?: unknown;
+    };
     try {
       body = JSON.parse(text);
     } catch (cause) {
@@ -104,6 +111,21 @@ export function batchSnapshotLoader(
       const id = snapshot?.run?.id;
       // The store validates the body; here it is only routed by its run id.
       if (typeof id === 'string') result.set(id, { snapshot, clockOffsetMs });
+    }
+    // A run the server could not read is an error for that run alone (its store shows it and
+    // retries with backoff); the other runs of the batch load.
+    for (const entry of Array.isArray(body.errors) ? body.errors : []) {
+      const { runId, status, code } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof runId !== 'string' || !ids.includes(runId) || result.has(runId)) continue;
+      const httpStatus = typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+      result.set(
+        runId,
+        new RunlightClientError(
+          'http',
+          `Loading run ${runId} failed on the server (${typeof code === 'string' ? code : 'error'})`,
+          { status: httpStatus },
+        ),
+      );
     }
     for (const id of ids) {
       if (result.has(id)) continue;

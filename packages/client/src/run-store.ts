@@ -1,8 +1,8 @@
 import type { DurableRunEvent } from '@runlight/protocol';
+import { RunConnection } from './connection/run-connection';
 import { RunlightClientError } from './errors/runlight-client-error';
 import { validateSnapshot } from './fetch-snapshot';
 import { mergeSnapshot } from './merge-snapshot';
-import { RunConnection } from './run-connection';
 import { initialRunState, type RunState } from './run-state';
 import type { RunStoreContext } from './run-store-context';
 

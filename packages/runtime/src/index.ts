@@ -30,6 +30,7 @@ export { createCorsPolicy } from './http/cors';
 export type {
   MultiplexHandlers,
   MultiplexHandlersOptions,
+  RunSnapshotBatchError,
   RunSnapshotBatchResponse,
 } from './http/create-multiplex-handlers';
 export { createMultiplexHandlers } from './http/create-multiplex-handlers';

@@ -25,3 +25,5 @@ export {
 } from './protocol-fixtures';
 export type { RecoveryTarget } from './recovery-conformance';
 export { describeRunRecovery } from './recovery-conformance';
+export type { RunServer, RunServerOptions } from './run-server';
+export { serveRunHandlers } from './run-server';

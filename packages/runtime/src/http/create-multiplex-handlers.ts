@@ -41,15 +41,30 @@ export interface MultiplexHandlersOptions {
 export interface MultiplexHandlers {
   /** `GET …/run-events?run=<id>@<cursor>&run=…` → one `text/event-stream` for all of them. */
   events(request: Request): Promise<Response>;
-  /** `GET …/runs?ids=<id>,<id>` → `{ snapshots, missing, serverTime }`. */
+  /** `GET …/runs?ids=<id>,<id>` → `{ snapshots, missing, forbidden, errors, serverTime }`. */
   snapshots(request: Request): Promise<Response>;
 }
 
-/** The batched snapshot answer: the runs found (in request order) and the ids not found. */
+/**
+ * A run of a batch that could not be read (e.g. its stored record does not parse): the other
+ * runs of the batch still load. `message` is generic — the cause goes to `onError`.
+ */
+export interface RunSnapshotBatchError {
+  runId: string;
+  status: 500;
+  code: 'internal';
+  message: string;
+}
+
+/**
+ * The batched snapshot answer: the runs found (in request order), the ids not found, the ids
+ * the policy refused, and the runs that failed to load (one broken run never fails the batch).
+ */
 export interface RunSnapshotBatchResponse {
   snapshots: RunSnapshotResponse[];
   missing: string[];
   forbidden: string[];
+  errors: RunSnapshotBatchError[];
   serverTime: string;
 }
 
@@ -168,24 +183,35 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
           snapshots: [],
           missing: [],
           forbidden: [],
+          errors: [],
           serverTime: '',
         };
         const results = await Promise.all(
-          ids.map(async (runId): Promise<RunSnapshot | 'missing' | 'forbidden'> => {
+          ids.map(async (runId): Promise<RunSnapshot | 'missing' | 'forbidden' | 'error'> => {
             if ((await refusal(request, runId)) !== null) return 'forbidden';
             try {
               return await store.getSnapshot(runId);
             } catch (error) {
               if (RunNotFoundError.isInstance(error)) return 'missing';
-              throw error;
+              // One run that cannot be read is an error entry; the others still load.
+              onError(error);
+              return 'error';
             }
           }),
         );
         const serverTime = now().toISOString();
         results.forEach((result, index) => {
-          if (result === 'missing') body.missing.push(ids[index]!);
-          else if (result === 'forbidden') body.forbidden.push(ids[index]!);
-          else body.snapshots.push({ ...result, serverTime });
+          const runId = ids[index]!;
+          if (result === 'missing') body.missing.push(runId);
+          else if (result === 'forbidden') body.forbidden.push(runId);
+          else if (result === 'error') {
+            body.errors.push({
+              runId,
+              status: 500,
+              code: 'internal',
+              message: INTERNAL_ERROR_MESSAGE,
+            });
+          } else body.snapshots.push({ ...result, serverTime });
         });
         body.serverTime = serverTime;
         return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });

@@ -108,7 +108,13 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
       const parsed = new URL(request.url).pathname;
       const ours = (path: string) =>
         path === runs || path.startsWith(prefix) || (multiplex !== undefined && path === runEvents);
-      if (!ours(raw) && !ours(parsed) && !ours(raw.replace(/\/{2,}/g, '/'))) return null;
+      // `…/runs%2Fid` is a run route once its encoded slashes are read as slashes.
+      const slashed = raw.replace(/%2f|%5c|\\/gi, '/');
+      const readings = [raw, parsed, slashed].flatMap((path) => [
+        path,
+        path.replace(/\/{2,}/g, '/'),
+      ]);
+      if (!readings.some(ours)) return null;
       return jsonError(400, 'bad_path', `The request path ${problem}`);
     }
     if (!raw.startsWith(`${base}/`)) return null;

@@ -147,6 +147,11 @@ describe('createRunRouter: paths are matched exactly as sent', () => {
     '/api/runs/a%5Cb',
     '/api/x\\..\\runs/secret',
     '/api/runs/secret/events/..',
+    // An encoded slash right after `runs` is a run route once decoded (`/api/runs/secret`).
+    '/api/runs%2Fsecret',
+    '/api/runs%2fsecret/events',
+    '/api/runs%5Csecret',
+    '/api%2Fruns%2Fsecret',
   ])('refuses %s with 400 bad_path and calls no handler', async (target) => {
     const { handlers, calls } = fakeHandlers();
     const response = await createRunRouter({ handlers, basePath: '/api' })(raw(target));

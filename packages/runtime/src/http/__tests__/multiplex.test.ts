@@ -14,13 +14,23 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function fixture(authorize?: (runId: string) => boolean) {
+async function fixture(authorize?: (runId: string) => boolean, brokenRun?: string) {
   const hub = new RunEventHub();
   const { driver } = publishingDriver(createMemoryDriver(), hub);
   const store = createAgentRuntimeStore(driver);
   const handlers = createRunHandlers({ store, runtime: hub });
+  const errors: unknown[] = [];
   const multiplex = createMultiplexHandlers({
-    store,
+    store: {
+      readEvents: (runId, options) => store.readEvents(runId, options),
+      // A run whose stored record no longer parses: reading it throws.
+      getSnapshot: async (runId) => {
+        if (runId === brokenRun)
+          throw new SyntaxError('stored record of secret-host does not parse');
+        return store.getSnapshot(runId);
+      },
+    },
+    onError: (error) => errors.push(error),
     runtime: hub,
     heartbeatMs: 50,
     now: () => NOW,
@@ -37,7 +47,7 @@ async function fixture(authorize?: (runId: string) => boolean) {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     return new SseReader(response.body!);
   };
-  return { hub, store, url, open };
+  return { hub, store, url, open, errors };
 }
 
 const runOf = (data: string) => (JSON.parse(data) as { runId: string }).runId;
@@ -167,8 +177,27 @@ describe('batched snapshots', () => {
       ],
       missing: ['nobody'],
       forbidden: ['secret'],
+      errors: [],
       serverTime: NOW.toISOString(),
     });
     expect((await fetch(f.url('/runs?ids=a,b%20c'))).status).toBe(400);
+  });
+
+  it('GET /runs?ids=ok,bad: the broken run is a typed error entry and the other loads (200)', async () => {
+    const f = await fixture(undefined, 'bad');
+    await ScriptedRun.start(f, 'ok');
+    await ScriptedRun.start(f, 'bad');
+    const response = await fetch(f.url('/runs?ids=ok,bad'));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.snapshots).toEqual([
+      { ...(await f.store.getSnapshot('ok')), serverTime: NOW.toISOString() },
+    ]);
+    expect(body.errors).toEqual([
+      { runId: 'bad', status: 500, code: 'internal', message: expect.any(String) },
+    ]);
+    // The cause goes to onError, never to the browser.
+    expect(JSON.stringify(body)).not.toContain('secret-host');
+    expect(f.errors).toHaveLength(1);
   });
 });

@@ -1,32 +1,19 @@
-import { type DurableRunEvent, isDurableEvent, isTerminalStatus } from '@runlight/protocol';
+import { isTerminalStatus } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { applyEvent } from './apply-event';
-import { BoundedSseParser } from './bounded-sse-parser';
-import { cursorOf } from './cursor';
-import { RunlightClientError } from './errors/runlight-client-error';
-import { httpErrorKind } from './fetch-snapshot';
-import { applyInOrder, DropsAtCursor, followEventRef } from './follow-event-ref';
-import { HeldEvents } from './held-events';
-import { parseServerMessage } from './parse-server-message';
-import type { ConnectionState, RunState } from './run-state';
-import type { RunStoreContext } from './run-store-context';
+import { BoundedSseParser } from '../bounded-sse-parser';
+import { cursorOf } from '../cursor';
+import { RunlightClientError } from '../errors/runlight-client-error';
+import { applyInOrder, DropsAtCursor, followEventRef } from '../follow-event-ref';
+import type { ConnectionState } from '../run-state';
+import { applyStreamBatch } from './apply-stream-batch';
+import { openEventStream } from './open-event-stream';
+import { backoffDelay, pauseFor } from './reconnect-timing';
+import type { RunStoreHost } from './run-store-host';
 
-/** What the connection needs from the store that holds the state. */
-export interface RunStoreHost {
-  readonly runId: string;
-  readonly context: RunStoreContext;
-  state(): RunState;
-  commit(next: RunState): void;
-  /** Records an error on the state (the last good state stays). */
-  fail(error: unknown): void;
-  /** Loads and merges the snapshot (deduplicated); the error it reported, or `null`. */
-  load(signal: AbortSignal): Promise<RunlightClientError | null>;
-  isLoading(): boolean;
-  /** Hands a valid durable event to `observeDurableEvents` listeners. */
-  emitDurable(event: DurableRunEvent): void;
-}
+export type { RunStoreHost } from './run-store-host';
 
-type StreamOutcome = 'ended' | 'reset';
+/** `ended`: the server closed the stream; `finished`: it answered 204 (the run has ended). */
+type StreamOutcome = 'ended' | 'finished' | 'reset';
 
 const STALLED = new Error('stalled');
 
@@ -36,6 +23,7 @@ const STALLED = new Error('stalled');
  *
  * ```
  *  idle ─open─► connecting ─► live ─server ends, run terminal─► closed ◄─┐
+ *                   │ terminal snapshot, or 204 ─────────────────────►│
  *                   ▲          │                                       │ 404 past the
  *                   │   drop / error / reset / limit                   │ window, other 4xx
  *                   │          ▼                                       │
@@ -118,6 +106,11 @@ export class RunConnection {
         const failure = needsLoad ? await this.#host.load(signal) : null;
         if (failure !== null) throw failure;
         reloadFirst = false;
+        if (this.#isComplete()) {
+          // A terminal snapshot: nothing will follow, so no event stream is opened at all.
+          this.#end(signal, 'closed');
+          return;
+        }
         const outcome = await this.#stream(signal, withoutLiveCursor, () => {
           opened = true;
           attempt = 0;
@@ -128,6 +121,13 @@ export class RunConnection {
           // The server (or a client limit) wants a fresh start: reload, then resume from R.
           reloadFirst = true;
           withoutLiveCursor = true;
+        } else if (outcome === 'finished') {
+          // 204: the run has ended and the stream has nothing more. Settle on the terminal
+          // snapshot (loaded once if ours is older) and close — no error, no reconnect.
+          const loadFailure = this.#isComplete() ? null : await this.#host.load(signal);
+          if (loadFailure !== null) throw loadFailure;
+          this.#end(signal, 'closed');
+          return;
         } else if (this.#isComplete()) {
           this.#end(signal, 'closed');
           return;
@@ -208,47 +208,9 @@ export class RunConnection {
     const { runId, context } = this.#host;
     const state = this.#host.state();
     const cursor = withoutLiveCursor ? `${state.revision}` : cursorOf(state)!;
-    const url = `${context.baseUrl}/runs/${encodeURIComponent(runId)}/events`;
-    let response: Response;
     watch();
-    try {
-      const init = await context.requestInit();
-      const headers = new Headers(init.headers);
-      headers.set('accept', 'text/event-stream');
-      headers.set('last-event-id', cursor);
-      response = await context.fetch(url, { ...init, headers, signal });
-    } catch (cause) {
-      if (signal.aborted) throw cause;
-      throw new RunlightClientError('network', `Connecting to the events of run ${runId} failed`, {
-        cause,
-      });
-    }
-    if (
-      response.status === 400 &&
-      !withoutLiveCursor &&
-      (await errorCodeOf(response)) === 'bad_cursor'
-    ) {
-      // The server refuses the cursor built from our state (e.g. a server of another version):
-      // treat it as a reset — reload the snapshot, then resume from its revision alone.
-      return 'reset';
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
-      throw new RunlightClientError(
-        httpErrorKind(response.status),
-        `The events of run ${runId} answered HTTP ${response.status}`,
-        { status: response.status },
-      );
-    }
-    const type = response.headers.get('content-type') ?? '';
-    if (!type.toLowerCase().startsWith('text/event-stream') || response.body === null) {
-      await response.body?.cancel().catch(() => {});
-      throw new RunlightClientError(
-        'content-type',
-        `The events of run ${runId} answered "${type || 'no content type'}", not text/event-stream`,
-        { field: 'content-type' },
-      );
-    }
+    const opened = await openEventStream(context, runId, cursor, withoutLiveCursor, signal);
+    if (opened.kind !== 'open') return opened.kind;
     this.#connectionRevision = 0;
     onOpen();
     this.#host.commit({ ...this.#host.state(), connection: 'live', error: null });
@@ -257,7 +219,7 @@ export class RunConnection {
     const parser = new BoundedSseParser(context.limits.maxEventBytes, (message) =>
       batch.push(message),
     );
-    const reader = response.body.getReader();
+    const reader = opened.body.getReader();
     try {
       for (;;) {
         watch();
@@ -286,70 +248,11 @@ export class RunConnection {
 
   /** Merges one parsed burst with one commit (one notification). Returns whether to reset. */
   #applyBatch(messages: EventSourceMessage[]): boolean {
-    const { runId, context } = this.#host;
-    const { maxHeldEvents, maxRevisionGap } = context.limits;
-    let state = this.#host.state();
-    let error: RunlightClientError | null = null;
-    let reset = false;
-    let revoked: RunlightClientError | null = null;
-    for (const message of messages) {
-      const parsed = parseServerMessage(message, runId);
-      if (parsed.kind === 'invalid') {
-        error = parsed.error;
-        continue;
-      }
-      if (parsed.kind === 'unauthorized') {
-        // Access was revoked mid-stream: keep what arrived before it, then stop as on a 401/403.
-        revoked = parsed.error;
-        break;
-      }
-      if (parsed.kind === 'reset') {
-        reset = true;
-        break;
-      }
-      const { event } = parsed;
-      if (isDurableEvent(event)) {
-        if (event.revision < this.#connectionRevision) {
-          error = new RunlightClientError(
-            'revision-backwards',
-            `Revision ${event.revision} arrived after revision ${this.#connectionRevision} on one connection`,
-            { field: 'revision' },
-          );
-          continue;
-        }
-        if (
-          !Number.isSafeInteger(event.revision + maxRevisionGap) ||
-          (state.run !== null && event.revision > state.revision + maxRevisionGap)
-        ) {
-          // Waiting for the revisions in between would wait forever: reload instead.
-          error = new RunlightClientError(
-            'implausible-revision',
-            `Revision ${event.revision} is implausibly far beyond revision ${state.revision} (maxRevisionGap ${maxRevisionGap})`,
-            { field: 'revision' },
-          );
-          reset = true;
-          break;
-        }
-        this.#connectionRevision = event.revision;
-        this.#host.emitDurable(event);
-      }
-      state = applyEvent(state, event);
-      if (state.pending.size > maxHeldEvents) {
-        // Held events are bounded: drop them (the snapshot covers them) and reload.
-        state = { ...state, pending: HeldEvents.empty, phase: 'gap' };
-        error = new RunlightClientError(
-          'limit-exceeded',
-          `More than ${maxHeldEvents} out-of-order events are held (maxHeldEvents): reloading`,
-          { field: 'maxHeldEvents' },
-        );
-        reset = true;
-        break;
-      }
-    }
-    this.#host.commit(error === null ? state : { ...state, error });
-    if (revoked !== null) throw revoked;
-    if (!reset && this.#host.state().phase === 'gap') this.#reloadForGap();
-    return reset;
+    const result = applyStreamBatch(this.#host, messages, this.#connectionRevision);
+    this.#connectionRevision = result.connectionRevision;
+    if (result.revoked !== null) throw result.revoked;
+    if (!result.reset && this.#host.state().phase === 'gap') this.#reloadForGap();
+    return result.reset;
   }
 
   /**
@@ -406,32 +309,14 @@ export class RunConnection {
       : 'reconnecting';
   }
 
-  /** Exponential backoff with equal jitter: half the step fixed, half random. */
   #delay(attempt: number): number {
-    if (attempt <= 0) return 0;
-    const { initialDelayMs, maxDelayMs } = this.#host.context.reconnect;
-    const step = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.max(0, attempt - 1));
-    return step / 2 + this.#host.context.random() * (step / 2);
+    return backoffDelay(this.#host.context, attempt);
   }
 
   /** Waits `ms`, less when `retry()` is called or the browser is back online, or until aborted. */
   #pause(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const target = globalThis as {
-        addEventListener?: (type: string, listener: () => void) => void;
-        removeEventListener?: (type: string, listener: () => void) => void;
-      };
-      const done = () => {
-        clearTimeout(timer);
-        this.#wake = null;
-        signal.removeEventListener('abort', done);
-        target.removeEventListener?.('online', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#wake = done;
-      signal.addEventListener('abort', done);
-      target.addEventListener?.('online', done);
+    return pauseFor(ms, signal, (wake) => {
+      this.#wake = wake;
     });
   }
 
@@ -443,14 +328,4 @@ export class RunConnection {
 
 function isUnauthorized(error: unknown): boolean {
   return RunlightClientError.isInstance(error) && error.kind === 'unauthorized';
-}
-
-/** The `error.code` of a JSON error body, or `undefined`. */
-async function errorCodeOf(response: Response): Promise<unknown> {
-  try {
-    const body = (await response.clone().json()) as { error?: { code?: unknown } };
-    return body?.error?.code;
-  } catch {
-    return undefined;
-  }
 }
