@@ -42,9 +42,9 @@ export interface AgentRuntimeOptions {
    */
   exposeToolErrors?: boolean | ToolErrorText;
   /**
-   * Bounded retries of one store mutation after a transient error (a dropped connection), inside
-   * the run's queue turn. Default 4 tries, pauses from 20 ms doubling. After the last the run ends
-   * `storage_unavailable`.
+   * Retries of one store mutation after a transient error (a dropped connection), inside the
+   * run's queue turn: pauses from 20 ms doubling, capped at 2 s, ±20 % jitter, for up to
+   * `budgetMs` (default `leaseMs`). After the last the run ends `storage_unavailable`.
    */
   storeRetry?: StoreRetryOptions;
   /**
@@ -200,7 +200,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     store,
     bus,
     log,
-    retry: options.storeRetry,
+    retry: { budgetMs: leaseMs, ...options.storeRetry },
   });
   const checkpointMinGrowth = options.checkpointMinGrowth;
   const deps = {

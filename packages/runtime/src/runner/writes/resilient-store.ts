@@ -16,15 +16,9 @@ import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { OwnerGuard, TerminalCommit } from '../../store/reducer';
 import type { RuntimeLogEntry } from '../run-options';
 
-/** How often one store mutation is tried, and the first pause between tries (doubling). */
-export interface StoreRetryOptions {
-  /** Tries of one mutation, the first included. Default 4. */
-  attempts?: number;
-  /** The pause before the second try, doubled before each further one. Default 20 ms. */
-  delayMs?: number;
-}
+import { retrySchedule, type StoreRetryOptions } from './retry-schedule';
 
-export const DEFAULT_STORE_RETRY: Required<StoreRetryOptions> = { attempts: 4, delayMs: 20 };
+export { DEFAULT_STORE_RETRY, type StoreRetryOptions } from './retry-schedule';
 
 /**
  * Errors that say what the store decided (a rule, a lost lease, a missing run, a bad record):
@@ -82,8 +76,8 @@ export function resilientStore(
   },
 ): AgentRuntimeStore {
   const { store, bus } = deps;
-  const attempts = Math.max(1, Math.floor(deps.retry?.attempts ?? DEFAULT_STORE_RETRY.attempts));
-  const delayMs = Math.max(0, deps.retry?.delayMs ?? DEFAULT_STORE_RETRY.delayMs);
+  const schedule = retrySchedule(deps.retry);
+  const of = Number.isFinite(schedule.attempts) ? ` of ${schedule.attempts}` : '';
   const warn = (runId: string, message: string, error: unknown) => {
     try {
       deps.log({ level: 'warn', message, runId, error });
@@ -187,7 +181,8 @@ export function resilientStore(
     let lastError: unknown;
     // A write of an earlier turn that landed unseen is published before this one.
     await publishUpTo(runId, guard.expectedRevision, guard);
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const tries = schedule.start();
+    for (let attempt = 1; ; attempt++) {
       try {
         return markPublished(await write());
       } catch (error) {
@@ -240,16 +235,12 @@ export function resilientStore(
             : new StoreConflictError(runId, guard.expectedRevision, run.revision);
         }
       }
-      if (attempt < attempts) {
-        warn(
-          runId,
-          `A store write failed (try ${attempt} of ${attempts}); it is retried`,
-          lastError,
-        );
-        await pause(delayMs * 2 ** (attempt - 1));
-      }
+      const wait = tries.next();
+      if (wait === undefined) break;
+      warn(runId, `A store write failed (try ${attempt}${of}); it is retried`, lastError);
+      await pause(wait);
     }
-    throw new StoreUnavailableError(runId, attempts, { cause: lastError });
+    throw new StoreUnavailableError(runId, tries.count, { cause: lastError });
   }
 
   /**
@@ -261,7 +252,8 @@ export function resilientStore(
     runId: string,
     first: () => Promise<AgentRun>,
     retry: () => Promise<AgentRun>,
-    landed: (run: AgentRun) => Promise<readonly DurableRunEvent[]>,
+    /** `tries`: how many tries before this one may have landed unseen. */
+    landed: (run: AgentRun, tries: number) => Promise<readonly DurableRunEvent[]>,
   ): Promise<AgentRun> {
     let lastError: unknown;
     try {
@@ -270,17 +262,16 @@ export function resilientStore(
       if (isDecision(error) || StoreConflictError.isInstance(error)) throw error;
       lastError = error;
     }
-    for (let attempt = 2; attempt <= attempts; attempt++) {
-      warn(
-        runId,
-        `A store write failed (try ${attempt - 1} of ${attempts}); it is retried`,
-        lastError,
-      );
-      await pause(delayMs * 2 ** (attempt - 2));
+    const tries = schedule.start();
+    for (let attempt = 2; ; attempt++) {
+      const wait = tries.next();
+      if (wait === undefined) break;
+      warn(runId, `A store write failed (try ${attempt - 1}${of}); it is retried`, lastError);
+      await pause(wait);
       try {
         const run = await retry();
         try {
-          for (const event of await landed(run)) bus.publish(event);
+          for (const event of await landed(run, attempt)) bus.publish(event);
         } catch (error) {
           warn(runId, 'A landed write could not be read back to publish it', error);
         }
@@ -290,7 +281,7 @@ export function resilientStore(
         lastError = error;
       }
     }
-    throw new StoreUnavailableError(runId, attempts, { cause: lastError });
+    throw new StoreUnavailableError(runId, tries.count, { cause: lastError });
   }
 
   const after = (guard: OwnerGuard) => guard.expectedRevision + 1;
@@ -298,16 +289,19 @@ export function resilientStore(
   /** A read, retried after a transient error like a mutation (reads change nothing). */
   async function read<T>(runId: string, call: () => Promise<T>): Promise<T> {
     let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const tries = schedule.start();
+    for (;;) {
       try {
         return await call();
       } catch (error) {
         if (isDecision(error)) throw error;
         lastError = error;
       }
-      if (attempt < attempts) await pause(delayMs * 2 ** (attempt - 1));
+      const wait = tries.next();
+      if (wait === undefined) break;
+      await pause(wait);
     }
-    throw new StoreUnavailableError(runId, attempts, { cause: lastError });
+    throw new StoreUnavailableError(runId, tries.count, { cause: lastError });
   }
 
   return {
@@ -364,8 +358,8 @@ export function resilientStore(
         runId,
         () => publishing.acquireRun(runId, input),
         () => store.acquireRun(runId, input),
-        async (run) => {
-          const from = Math.max(0, run.revision - attempts);
+        async (run, tries) => {
+          const from = Math.max(0, run.revision - tries);
           const events = await read(runId, () => store.readEvents(runId, { afterRevision: from }));
           // Lost tries that landed: this owner's acquisitions right before this one, each
           // under the token before the next.
