@@ -13,6 +13,12 @@ export type {
 } from './scale-out/postgres-deployment';
 export { connectPostgresDeployment } from './scale-out/postgres-deployment';
 export type {
+  DeploymentRecoveryOptions,
+  DeploymentRunner,
+  DeploymentRunnerOptions,
+} from './scale-out/deployment-runner';
+export { startDeploymentRunner } from './scale-out/deployment-runner';
+export type {
   ListenHandle,
   PostgresClient,
   SqlClient,
