@@ -1,3 +1,4 @@
+import type { AgentRuntimeStore, RunEventBus } from '@runlight/runtime';
 import {
   type AgentRuntime,
   type AgentRuntimeOptions,
@@ -7,12 +8,13 @@ import {
   type RunRecovery,
   type RunRecoveryOptions,
 } from '@runlight/runtime';
-import type { AgentRuntimeStore, RunEventBus } from '@runlight/runtime';
 
 /** A runner's recovery loop settings; `false` opts out (another process must run one). */
 export type DeploymentRecoveryOptions =
   | false
-  | (Partial<Pick<RunRecoveryOptions, 'intervalMs' | 'maxAttempts' | 'batchSize' | 'maxBackoffMs'>> & {
+  | (Partial<
+      Pick<RunRecoveryOptions, 'intervalMs' | 'maxAttempts' | 'batchSize' | 'maxBackoffMs'>
+    > & {
       /**
        * How a run whose owner vanished, or whose end could not be written, continues. Default:
        * nothing — the run is ended `ownership_lost`, so no run stays `running` forever.

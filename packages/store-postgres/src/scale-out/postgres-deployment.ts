@@ -5,17 +5,17 @@ import {
 } from '@runlight/runtime';
 import pg from 'pg';
 import { migrate } from '../migrate';
-import {
-  type DeploymentRunner,
-  type DeploymentRunnerOptions,
-  startDeploymentRunner,
-} from './deployment-runner';
 import { createPostgresDriver } from '../postgres-driver';
 import {
   createPostgresEventBus,
   type PostgresEventBus,
   type PostgresEventBusOptions,
 } from '../postgres-event-bus';
+import {
+  type DeploymentRunner,
+  type DeploymentRunnerOptions,
+  startDeploymentRunner,
+} from './deployment-runner';
 
 export interface PostgresDeploymentOptions {
   /** A node-postgres pool; or `connectionString` to open one (closed by `close`). */
