@@ -96,7 +96,7 @@ export { idempotencyKeyOf } from './runner/tools/managed-tools';
 export type { ToolErrorText } from './runner/tools/tool-error-text';
 export { TOOL_ERROR_TEXT } from './runner/tools/tool-error-text';
 export { DEFAULT_MAX_TOOL_RESULT_BYTES } from './runner/tools/tool-result-limit';
-export type { StoreRetryOptions } from './runner/writes/store-retry-policy';
+export type { StoreRetryOptions } from './runner/writes/retry-schedule';
 export type {
   AgentRuntimeStore,
   AgentRuntimeStoreOptions,

@@ -5,6 +5,12 @@ export type { PostgresDriverOptions } from './postgres-driver';
 export { createPostgresDriver } from './postgres-driver';
 export type { PostgresEventBus, PostgresEventBusOptions } from './postgres-event-bus';
 export { createPostgresEventBus } from './postgres-event-bus';
+export type {
+  DeploymentRecoveryOptions,
+  DeploymentRunner,
+  DeploymentRunnerOptions,
+} from './scale-out/deployment-runner';
+export { startDeploymentRunner } from './scale-out/deployment-runner';
 export type { Gateway, GatewayOptions } from './scale-out/gateway';
 export { startGateway } from './scale-out/gateway';
 export type {

@@ -25,7 +25,7 @@ import { type ToolErrorText, toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
 import { publishingStore } from './writes/publishing-store';
 import { resilientStore } from './writes/resilient-store';
-import type { StoreRetryOptions } from './writes/store-retry-policy';
+import type { StoreRetryOptions } from './writes/retry-schedule';
 
 export interface AgentRuntimeOptions {
   store: AgentRuntimeStore;
@@ -43,9 +43,9 @@ export interface AgentRuntimeOptions {
    */
   exposeToolErrors?: boolean | ToolErrorText;
   /**
-   * Bounded retries of one store mutation after a transient error (a dropped connection), inside
-   * the run's queue turn. Default 4 tries, pauses from 20 ms doubling. After the last the run ends
-   * `storage_unavailable`.
+   * Retries of one store mutation after a transient error (a dropped connection), inside the
+   * run's queue turn: pauses from 20 ms doubling, capped at 2 s, ±20 % jitter, for up to
+   * `budgetMs` (default `leaseMs`). After the last the run ends `storage_unavailable`.
    */
   storeRetry?: StoreRetryOptions;
   /**
@@ -201,7 +201,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     store,
     bus,
     log,
-    retry: options.storeRetry,
+    retry: { budgetMs: leaseMs, ...options.storeRetry },
   });
   const checkpointMinGrowth = options.checkpointMinGrowth;
   const deps = {

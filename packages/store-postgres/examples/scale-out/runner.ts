@@ -3,16 +3,12 @@
  * (`demo-1`, `demo-2`, …) every `RUN_EVERY_MS`; an application starts runs from its own queue,
  * API or jobs instead.
  */
-import { createAgentRuntime } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
 
 const deployment = await connectPostgresDeployment({ schema: process.env.RUNLIGHT_SCHEMA });
-const runtime = createAgentRuntime({
-  store: deployment.store,
-  events: deployment.bus,
-  owner: `runner-${process.pid}`,
-});
+// A recovery loop comes with it: runs abandoned by a dead runner end instead of hanging.
+const { runtime } = deployment.startRunner({ owner: `runner-${process.pid}` });
 const words = 'Executed by the runner, streamed to you by whichever gateway you reached. '.repeat(
   3,
 );

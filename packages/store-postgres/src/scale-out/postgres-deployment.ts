@@ -11,6 +11,11 @@ import {
   type PostgresEventBus,
   type PostgresEventBusOptions,
 } from '../postgres-event-bus';
+import {
+  type DeploymentRunner,
+  type DeploymentRunnerOptions,
+  startDeploymentRunner,
+} from './deployment-runner';
 
 export interface PostgresDeploymentOptions {
   /** A node-postgres pool; or `connectionString` to open one (closed by `close`). */
@@ -58,7 +63,13 @@ export interface PostgresDeployment {
   bus: PostgresEventBus;
   /** The `authorize` option, for `startGateway({ ...deployment })`. */
   authorize: RunAccessPolicy | undefined;
-  /** Stops listening and, when this function opened the pool, ends it. */
+  /**
+   * A runner's runtime on this store and bus, with a recovery loop on by default (every 1 s;
+   * `recovery: false` opts out, `recovery: { resolveRun }` continues runs instead of ending
+   * them `ownership_lost`). `close()` stops the loop.
+   */
+  startRunner(options?: DeploymentRunnerOptions): DeploymentRunner;
+  /** Stops every runner's recovery loop, stops listening and, when this function opened the pool, ends it. */
   close(): Promise<void>;
 }
 
@@ -69,7 +80,7 @@ export interface PostgresDeployment {
  *
  * @example
  * const deployment = await connectPostgresDeployment({ connectionString: process.env.DATABASE_URL });
- * const runtime = createAgentRuntime({ store: deployment.store, events: deployment.bus });
+ * const { runtime } = deployment.startRunner({ owner: 'runner-1' }); // recovery loop included
  */
 export async function connectPostgresDeployment(
   options: PostgresDeploymentOptions = {},
@@ -89,12 +100,19 @@ export async function connectPostgresDeployment(
       livenessTimeoutMs: options.livenessTimeoutMs,
       onError,
     });
+    const runners: DeploymentRunner[] = [];
     return {
       pool,
       store,
       bus,
       authorize: options.authorize,
+      startRunner(runnerOptions) {
+        const runner = startDeploymentRunner({ store, bus }, runnerOptions);
+        runners.push(runner);
+        return runner;
+      },
       async close() {
+        for (const runner of runners) runner.stop();
         await bus.close();
         if (owned) await pool.end();
       },

@@ -10,9 +10,13 @@ export interface LeaseHeartbeatTarget {
   renew: () => void;
 }
 
+/** Renewals per lease while idle: every `leaseMs / 6` (5 s of the default 30 s lease). */
+export const HEARTBEATS_PER_LEASE = 6;
+
 /**
  * Every owned mutation renews the lease; a long provider wait writes nothing, so an idle
- * execution renews its lease a third of a lease after its last write. Returns the interval
+ * execution renews its lease a sixth of a lease after its last write, so a store outage that
+ * starts just before a renewal still has five sixths of a lease to ride out. Returns the interval
  * (unref'd, so it never keeps the process alive) for `clearInterval`.
  *
  * @example
@@ -23,7 +27,7 @@ export function startLeaseHeartbeat(
   leaseMs: number,
   target: LeaseHeartbeatTarget,
 ): ReturnType<typeof setInterval> {
-  const every = Math.max(1, Math.floor(leaseMs / 3));
+  const every = Math.max(1, Math.floor(leaseMs / HEARTBEATS_PER_LEASE));
   const timer = setInterval(() => {
     if (target.stopped() || performance.now() - target.lastWriteAt() < every) return;
     target.renew();

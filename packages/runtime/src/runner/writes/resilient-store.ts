@@ -13,8 +13,10 @@ import type { RunEventBus } from '../../events/run-event-bus';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { OwnerGuard, TerminalCommit } from '../../store/reducer';
 import type { RuntimeLogEntry } from '../run-options';
+import { isDecision, pause, retrySchedule, type StoreRetryOptions } from './retry-schedule';
 import { same } from './same-record';
-import { isDecision, pauseAfter, type StoreRetryOptions, storeRetryOf } from './store-retry-policy';
+
+export { DEFAULT_STORE_RETRY, type StoreRetryOptions } from './retry-schedule';
 
 /** How many runs' last published revision the decorator remembers. */
 const PUBLISHED_CACHE_SIZE = 4_096;
@@ -28,8 +30,8 @@ const PUBLISHED_CACHE_SIZE = 4_096;
  *   and only its answer was lost — the stored event is read from the log and published (so a
  *   client sees what landed) and the mutation returns the stored run;
  * - a record that moved on without it is a conflict (`StoreConflictError`, `storage_conflict`);
- * - otherwise the mutation is tried again, a bounded number of times with short doubling
- *   pauses; after the last it throws `StoreUnavailableError` (`storage_unavailable`).
+ * - otherwise the mutation is tried again with capped, jittered exponential pauses for up to
+ *   the retry budget (by default the lease); after the last it throws `StoreUnavailableError` (`storage_unavailable`).
  *
  * Rule errors, `FencingError` and missing runs are decisions and are never retried.
  *
@@ -47,7 +49,8 @@ export function resilientStore(
   },
 ): AgentRuntimeStore {
   const { store, bus } = deps;
-  const { attempts, delayMs } = storeRetryOf(deps.retry);
+  const schedule = retrySchedule(deps.retry);
+  const of = Number.isFinite(schedule.attempts) ? ` of ${schedule.attempts}` : '';
   const warn = (runId: string, message: string, error: unknown) => {
     try {
       deps.log({ level: 'warn', message, runId, error });
@@ -151,7 +154,8 @@ export function resilientStore(
     let lastError: unknown;
     // A write of an earlier turn that landed unseen is published before this one.
     await publishUpTo(runId, guard.expectedRevision, guard);
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const tries = schedule.start();
+    for (let attempt = 1; ; attempt++) {
       try {
         return markPublished(await write());
       } catch (error) {
@@ -204,16 +208,12 @@ export function resilientStore(
             : new StoreConflictError(runId, guard.expectedRevision, run.revision);
         }
       }
-      if (attempt < attempts) {
-        warn(
-          runId,
-          `A store write failed (try ${attempt} of ${attempts}); it is retried`,
-          lastError,
-        );
-        await pauseAfter(attempt, delayMs);
-      }
+      const wait = tries.next();
+      if (wait === undefined) break;
+      warn(runId, `A store write failed (try ${attempt}${of}); it is retried`, lastError);
+      await pause(wait);
     }
-    throw new StoreUnavailableError(runId, attempts, { cause: lastError });
+    throw new StoreUnavailableError(runId, tries.count, { cause: lastError });
   }
 
   /**
@@ -225,7 +225,8 @@ export function resilientStore(
     runId: string,
     first: () => Promise<AgentRun>,
     retry: () => Promise<AgentRun>,
-    landed: (run: AgentRun) => Promise<readonly DurableRunEvent[]>,
+    /** `tries`: how many tries before this one may have landed unseen. */
+    landed: (run: AgentRun, tries: number) => Promise<readonly DurableRunEvent[]>,
   ): Promise<AgentRun> {
     let lastError: unknown;
     try {
@@ -234,17 +235,16 @@ export function resilientStore(
       if (isDecision(error) || StoreConflictError.isInstance(error)) throw error;
       lastError = error;
     }
-    for (let attempt = 2; attempt <= attempts; attempt++) {
-      warn(
-        runId,
-        `A store write failed (try ${attempt - 1} of ${attempts}); it is retried`,
-        lastError,
-      );
-      await pauseAfter(attempt - 1, delayMs);
+    const tries = schedule.start();
+    for (let attempt = 2; ; attempt++) {
+      const wait = tries.next();
+      if (wait === undefined) break;
+      warn(runId, `A store write failed (try ${attempt - 1}${of}); it is retried`, lastError);
+      await pause(wait);
       try {
         const run = await retry();
         try {
-          for (const event of await landed(run)) bus.publish(event);
+          for (const event of await landed(run, attempt)) bus.publish(event);
         } catch (error) {
           warn(runId, 'A landed write could not be read back to publish it', error);
         }
@@ -254,7 +254,7 @@ export function resilientStore(
         lastError = error;
       }
     }
-    throw new StoreUnavailableError(runId, attempts, { cause: lastError });
+    throw new StoreUnavailableError(runId, tries.count, { cause: lastError });
   }
 
   const after = (guard: OwnerGuard) => guard.expectedRevision + 1;
@@ -262,16 +262,19 @@ export function resilientStore(
   /** A read, retried after a transient error like a mutation (reads change nothing). */
   async function read<T>(runId: string, call: () => Promise<T>): Promise<T> {
     let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const tries = schedule.start();
+    for (;;) {
       try {
         return await call();
       } catch (error) {
         if (isDecision(error)) throw error;
         lastError = error;
       }
-      if (attempt < attempts) await pauseAfter(attempt, delayMs);
+      const wait = tries.next();
+      if (wait === undefined) break;
+      await pause(wait);
     }
-    throw new StoreUnavailableError(runId, attempts, { cause: lastError });
+    throw new StoreUnavailableError(runId, tries.count, { cause: lastError });
   }
 
   return {
@@ -328,8 +331,8 @@ export function resilientStore(
         runId,
         () => publishing.acquireRun(runId, input),
         () => store.acquireRun(runId, input),
-        async (run) => {
-          const from = Math.max(0, run.revision - attempts);
+        async (run, tries) => {
+          const from = Math.max(0, run.revision - tries);
           const events = await read(runId, () => store.readEvents(runId, { afterRevision: from }));
           // Lost tries that landed: this owner's acquisitions right before this one, each
           // under the token before the next.
