@@ -289,7 +289,7 @@ async function waitFor(ready: () => Promise<boolean>, timeoutMs: number): Promis
 /** The README's Next.js files are the ones `next build` checks, verbatim. */
 async function checkReadme(): Promise<void> {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  for (const file of ['app/api/runs/[...path]/route.ts', 'lib/runlight.ts']) {
+  for (const file of ['app/api/[...path]/route.ts', 'lib/runlight.ts']) {
     const text = await readFile(join(TEMPLATES, 'next', file), 'utf8');
     if (!readme.includes(text)) throw new Error(`README.md does not show next/${file} as checked`);
   }
