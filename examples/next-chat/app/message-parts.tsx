@@ -59,7 +59,11 @@ function PartView({
           <button type="button" onClick={() => onApproval(approval.id, true)}>
             Approve
           </button>
-          <button type="button" className="secondary" onClick={() => onApproval(approval.id, false)}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => onApproval(approval.id, false)}
+          >
             Deny
           </button>
         </div>

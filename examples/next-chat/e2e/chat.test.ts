@@ -51,9 +51,13 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     // The tool that just runs, then the one that waits for approval: its card asks.
     const listed = page.locator('.chat-tool[data-tool="listFiles"][data-state="output-available"]');
     await listed.waitFor({ timeout: 30_000 });
-    const asking = page.locator('.chat-tool[data-tool="deleteFiles"][data-state="approval-requested"]');
+    const asking = page.locator(
+      '.chat-tool[data-tool="deleteFiles"][data-state="approval-requested"]',
+    );
     await asking.waitFor({ timeout: 30_000 });
-    await expect(page.locator('[data-runlight-run-status], .chat-run').first().textContent()).resolves.toBeTruthy();
+    await expect(
+      page.locator('[data-runlight-run-status], .chat-run').first().textContent(),
+    ).resolves.toBeTruthy();
     await asking.getByRole('button', { name: 'Approve' }).click();
 
     // The run continues: the tool runs and the scripted answer streams to its end.
@@ -77,14 +81,16 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     await page.reload();
     await page.locator('[data-chat="ready"]').waitFor();
     await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 30_000 });
-    await expect(page.locator('.chat-message[data-role="user"] .chat-text').allTextContents()).resolves.toEqual([
-      'Clean up the build folder',
-    ]);
+    await expect(
+      page.locator('.chat-message[data-role="user"] .chat-text').allTextContents(),
+    ).resolves.toEqual(['Clean up the build folder']);
     await expect.poll(() => assistantText(page), { timeout: 15_000 }).toEqual(before);
     await expect(page.locator('.chat-run-id code').textContent()).resolves.toBe(runId);
     await page.locator('.chat-timeline tr').first().waitFor({ timeout: 15_000 });
     // Give late hydration reports a moment to reach the console.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))));
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))),
+    );
 
     expect(problems).toEqual([]);
     await context.close();
