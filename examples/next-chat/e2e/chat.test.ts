@@ -1,6 +1,7 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NextServer, startNextServer } from './next-server';
+import { startProviderStub } from './openai-compatible-stub';
 
 let server: NextServer;
 let browser: Browser;
@@ -103,5 +104,32 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
       body: JSON.stringify({ chatId: 'x', messages: [] }),
     });
     expect(response.status).toBe(403);
+  });
+
+  it('talks to an OpenAI-compatible provider when RUNLIGHT_OPENAI_BASE_URL and OPENAI_API_KEY are set', async () => {
+    const stub = await startProviderStub('Hello from the provider on loopback.');
+    const provided = await startNextServer({
+      RUNLIGHT_OPENAI_BASE_URL: stub.baseUrl,
+      OPENAI_API_KEY: 'test-key',
+      RUNLIGHT_OPENAI_MODEL: 'stub-model',
+    });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(provided.url);
+      await page.locator('[data-chat="ready"]').waitFor();
+      await page.getByLabel('Message').fill('Hi');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect
+        .poll(() => assistantText(page), { timeout: 30_000 })
+        .toEqual(['Hello from the provider on loopback.']);
+      expect(stub.requests).toEqual([{ authorization: 'Bearer test-key', model: 'stub-model' }]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await provided.close();
+      await stub.close();
+    }
   });
 });
