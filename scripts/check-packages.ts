@@ -241,6 +241,18 @@ async function checkNextServer(cwd: string): Promise<void> {
       body: JSON.stringify({ runId: 'next-run' }),
     });
     if (start.status !== 202) throw new Error(`POST /api/start answered ${start.status}`);
+    // The README's route file sees the routes at `/api/runs` and `/api/run-events` too (a
+    // catch-all under `app/api/runs/` would leave them to Next's HTML 404): its own answer.
+    for (const [method, path] of [
+      ['POST', '/api/runs'],
+      ['GET', '/api/run-events?run=next-run'],
+    ]) {
+      const answer = await fetch(`${origin}${path}`, { method });
+      const text = await answer.text();
+      if (answer.status !== 404 || text !== 'Not found') {
+        throw new Error(`${method} ${path} did not reach the route file (${answer.status})`);
+      }
+    }
     // The README's policy: without the session cookie every run route answers 401.
     const anonymous = await fetch(`${origin}/api/runs/next-run`);
     if (anonymous.status !== 401)
