@@ -286,6 +286,18 @@ async function checkNextServer(cwd: string): Promise<void> {
       body: JSON.stringify({ runId: 'next-run' }),
     });
     if (start.status !== 202) throw new Error(`POST /api/start answered ${start.status}`);
+    // The README's route file sees the routes at `/api/runs` and `/api/run-events` too (a
+    // catch-all under `app/api/runs/` would leave them to Next's HTML 404): its own answer.
+    for (const [method, path] of [
+      ['POST', '/api/runs'],
+      ['GET', '/api/run-events?run=next-run'],
+    ]) {
+      const answer = await fetch(`${origin}${path}`, { method });
+      const text = await answer.text();
+      if (answer.status !== 404 || text !== 'Not found') {
+        throw new Error(`${method} ${path} did not reach the route file (${answer.status})`);
+      }
+    }
     // The README's policy: without the session cookie every run route answers 401.
     const anonymous = await fetch(`${origin}/api/runs/next-run`);
     if (anonymous.status !== 401)
@@ -334,7 +346,7 @@ async function waitFor(ready: () => Promise<boolean>, timeoutMs: number): Promis
 /** The README's Next.js files are the ones `next build` checks, verbatim. */
 async function checkReadme(): Promise<void> {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  for (const file of ['app/api/runs/[...path]/route.ts', 'lib/runlight.ts']) {
+  for (const file of ['app/api/[...path]/route.ts', 'lib/runlight.ts']) {
     const text = await readFile(join(TEMPLATES, 'next', file), 'utf8');
     if (!readme.includes(text)) throw new Error(`README.md does not show next/${file} as checked`);
   }

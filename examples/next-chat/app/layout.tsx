@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react';
+import './chat.css';
 
 export const metadata = { title: 'Runlight × useChat' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 720, margin: '2rem auto' }}>
-        {children}
-      </body>
+      <body>{children}</body>
     </html>
   );
 }

@@ -5,8 +5,8 @@ export default function Page() {
     <main>
       <h1>useChat on a durable run</h1>
       <p>
-        Send a message, then reload mid-answer: the chat resumes the run, and the status beside it
-        keeps its original times.
+        Send a message, approve the tool call, reload mid-answer: the chat resumes the run, and the
+        status and timeline beside it keep their original times.
       </p>
       <Chat />
     </main>

@@ -1,7 +1,7 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import {
   type AgentRuntime,
   type AgentRuntimeStore,
+  type Authorize,
   createAgentRuntime,
   createAgentRuntimeStore,
   createMemoryDriver,
@@ -11,8 +11,8 @@ import {
   RunEventHub,
   type RunRouter,
 } from '@runlight/runtime';
-import { scriptedModel } from '@runlight/runtime/testing';
-import { convertToModelMessages, type LanguageModel, type UIMessage } from 'ai';
+import { convertToModelMessages, isStepCount, type UIMessage } from 'ai';
+import { chatModel, chatToolApproval, chatTools } from './chat-model';
 
 interface Runlight {
   store: AgentRuntimeStore;
@@ -20,10 +20,26 @@ interface Runlight {
   router: RunRouter;
 }
 
+/**
+ * The example's access policy, asked on every route before anything is read. It has no users,
+ * so reads are open; whatever costs model calls or changes a run (start, cancel, approvals)
+ * must come from this site's own pages (`Sec-Fetch-Site: same-origin`, or an `Origin` equal to
+ * the host), so another site cannot start paid runs through a visitor's browser. A real app
+ * checks its session here instead: `({ request, runId, action }) => canAccess(user, runId, action)`.
+ */
+export const authorize: Authorize = ({ request, action }) => {
+  if (action === 'read' || action === 'history') return true;
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null) return site === 'same-origin';
+  const origin = request.headers.get('origin');
+  return origin !== null && new URL(origin).host === request.headers.get('host');
+};
+
 /** One store, runtime and router per server process (kept across Next's dev reloads). */
 export function runlight(): Runlight {
   const cached = (globalThis as { __runlight?: Runlight }).__runlight;
   if (cached) return cached;
+  // The memory store forgets runs on restart; use @runlight/store-postgres in production.
   const store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
   const runtime = createAgentRuntime({ store, events: hub });
@@ -40,36 +56,18 @@ export function runlight(): Runlight {
         return runtime.startRun({
           runId,
           model: chatModel(prompt),
-          messages: await convertToModelMessages(messages),
+          messages: await convertToModelMessages(messages, { tools: chatTools }),
+          tools: chatTools,
+          toolApproval: chatToolApproval,
+          stopWhen: isStepCount(5),
         });
       },
     }),
     multiplex: createMultiplexHandlers({ store, runtime: hub }),
     basePath: '/api',
-    // An example without users: every run is open on purpose. An app passes its policy here
-    // (`authorize: async ({ request, runId, action }) => …`); the router asks it on every route.
-    authorize: 'public',
+    authorize,
   });
   const created = { store, runtime, router };
   (globalThis as { __runlight?: Runlight }).__runlight = created;
   return created;
-}
-
-/**
- * The real provider when configured (`OPENAI_API_KEY`, or `RUNLIGHT_OPENAI_BASE_URL` for any
- * OpenAI-compatible server, with `RUNLIGHT_OPENAI_MODEL`), else a scripted model: no key needed.
- */
-export function chatModel(prompt: string): LanguageModel {
-  const baseURL = process.env.RUNLIGHT_OPENAI_BASE_URL || undefined;
-  const apiKey = process.env.OPENAI_API_KEY || undefined;
-  if (baseURL || apiKey) {
-    const provider = createOpenAICompatible({
-      name: 'openai-compatible',
-      baseURL: baseURL ?? 'https://api.openai.com/v1',
-      ...(apiKey ? { apiKey } : {}),
-    });
-    return provider.chatModel(process.env.RUNLIGHT_OPENAI_MODEL || 'gpt-4o-mini');
-  }
-  const answer = `You said "${prompt.slice(0, 80)}". This answer comes from a scripted model, word by word, as a durable Runlight run: reload the page mid-answer and it carries on where it was.`;
-  return scriptedModel([{ firstTokenMs: 1200, tokenMs: 60, text: answer }]);
 }

@@ -1,6 +1,9 @@
-// app/api/runs/[...path]/route.ts — GET /api/runs/:id (snapshot), GET /api/runs/:id/events (SSE)
+// app/api/[...path]/route.ts — every library route under /api: POST /api/runs (start),
+// GET /api/runs/:id (snapshot), …/events (SSE), …/operations, POST …/cancel, …/approvals,
+// GET /api/run-events and /api/runs?ids= (many runs, once you add `multiplex`). A catch-all
+// needs one segment at least, so `app/api/runs/[...path]` would never see POST /api/runs.
 import { createRunRouter } from '@runlight/runtime';
-import { runlight } from '../../../../lib/runlight';
+import { runlight } from '../../../lib/runlight';
 
 export const dynamic = 'force-dynamic';
 

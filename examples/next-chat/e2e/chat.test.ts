@@ -1,0 +1,135 @@
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NextServer, startNextServer } from './next-server';
+import { startProviderStub } from './openai-compatible-stub';
+
+let server: NextServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startNextServer();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Every console error or warning and every uncaught page error (hydration mismatches are both). */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    const text = message.text();
+    if (message.type() === 'error' || message.type() === 'warning' || /hydrat/i.test(text)) {
+      problems.push(`${message.type()}: ${text}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
+  return problems;
+}
+
+const assistantText = (page: Page) =>
+  page.locator('.chat-message[data-role="assistant"] .chat-text').allTextContents();
+
+describe('examples/next-chat in Chromium (production build, scripted model)', () => {
+  it('sends a message, approves the tool call, reloads with history: same chat, no console error, no hydration warning', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(server.url);
+    await page.locator('[data-chat="ready"]').waitFor();
+
+    await page.getByLabel('Message').fill('Clean up the build folder');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    // The tool that just runs, then the one that waits for approval: its card asks.
+    const listed = page.locator('.chat-tool[data-tool="listFiles"][data-state="output-available"]');
+    await listed.waitFor({ timeout: 30_000 });
+    const asking = page.locator(
+      '.chat-tool[data-tool="deleteFiles"][data-state="approval-requested"]',
+    );
+    await asking.waitFor({ timeout: 30_000 });
+    await expect(
+      page.locator('[data-runlight-run-status], .chat-run').first().textContent(),
+    ).resolves.toBeTruthy();
+    await asking.getByRole('button', { name: 'Approve' }).click();
+
+    // The run continues: the tool runs and the scripted answer streams to its end.
+    await page
+      .locator('.chat-tool[data-tool="deleteFiles"][data-state="output-available"]')
+      .waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.chat-message[data-role="assistant"] .chat-text')].some(
+          (node) => node.textContent?.includes('carries on.)'),
+        ),
+      undefined,
+      { timeout: 30_000, polling: 100 },
+    );
+    await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 30_000 });
+    const before = await assistantText(page);
+    const runId = await page.locator('.chat-run-id code').textContent();
+    expect(before.join(' ')).toContain('Done: the 42 files under build/ are deleted.');
+
+    // Reload with history: the server's HTML and the first browser render agree.
+    await page.reload();
+    await page.locator('[data-chat="ready"]').waitFor();
+    await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 30_000 });
+    await expect(
+      page.locator('.chat-message[data-role="user"] .chat-text').allTextContents(),
+    ).resolves.toEqual(['Clean up the build folder']);
+    await expect.poll(() => assistantText(page), { timeout: 15_000 }).toEqual(before);
+    await expect(page.locator('.chat-run-id code').textContent()).resolves.toBe(runId);
+    await page.locator('.chat-timeline tr').first().waitFor({ timeout: 15_000 });
+    // Give late hydration reports a moment to reach the console.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))),
+    );
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('answers a cross-site start with 403 (the example’s authorize policy)', async () => {
+    const response = await fetch(`${server.url}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+      body: JSON.stringify({ chatId: 'x', messages: [] }),
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it('talks to an OpenAI-compatible provider when RUNLIGHT_OPENAI_BASE_URL and OPENAI_API_KEY are set', async () => {
+    const stub = await startProviderStub('Hello from the provider on loopback.');
+    const provided = await startNextServer({
+      RUNLIGHT_OPENAI_BASE_URL: stub.baseUrl,
+      OPENAI_API_KEY: 'test-key',
+      RUNLIGHT_OPENAI_MODEL: 'stub-model',
+    });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(provided.url);
+      await page.locator('[data-chat="ready"]').waitFor();
+      await page.getByLabel('Message').fill('Hi');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await expect
+        .poll(() => assistantText(page), { timeout: 30_000 })
+        .toEqual(['Hello from the provider on loopback.']);
+      expect(stub.requests).toEqual([{ authorization: 'Bearer test-key', model: 'stub-model' }]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await provided.close();
+      await stub.close();
+    }
+  });
+});
