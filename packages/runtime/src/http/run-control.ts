@@ -1,9 +1,9 @@
 import type { AgentRun } from '@runlight/protocol';
 import { z } from 'zod';
+import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import type { RunHandle } from '../runner/agent-runtime';
 import type { ToolApprovalAnswer } from '../runner/run-options';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { jsonError } from './json-error';
 import { readJsonBody } from './read-json-body';
 
@@ -119,7 +119,11 @@ export async function approveRunRoute(
       const code = (error as { code?: unknown }).code;
       if (code === 'duplicate_approval') return jsonError(400, 'bad_body', error.message);
       if (code === 'run_executing' || code === 'already_resuming') {
-        return jsonError(409, code, `Run ${runId} is ${code.replace('run_', '').replace('_', ' ')}`);
+        return jsonError(
+          409,
+          code,
+          `Run ${runId} is ${code.replace('run_', '').replace('_', ' ')}`,
+        );
       }
       return notAwaiting();
     }

@@ -13,7 +13,11 @@ import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoints/checkpoint-boundary';
-import { ApprovalRefusedError, answerApprovals, pendingApprovalIds } from './control/approval-answers';
+import {
+  ApprovalRefusedError,
+  answerApprovals,
+  pendingApprovalIds,
+} from './control/approval-answers';
 import { RunExecution } from './run-execution';
 import type {
   ResumeRunOptions,

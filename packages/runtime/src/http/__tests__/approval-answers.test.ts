@@ -124,13 +124,13 @@ describe('POST /runs/:id/approvals refuses what the run cannot take, and the ser
           const f = await pausedRun();
           const answers = await Promise.all(
             Array.from({ length: n }, (_, i) =>
-              f.answer([{ approvalId: f.approvalId, approved: approvedBy[i] ?? true }]).then(
-                async (result) => ({
+              f
+                .answer([{ approvalId: f.approvalId, approved: approvedBy[i] ?? true }])
+                .then(async (result) => ({
                   ...result,
                   // Refusals are prompt: the run has not ended when they arrive.
                   runningAtAnswer: (await f.store.getRun('run-1')).status === 'running',
-                }),
-              ),
+                })),
             ),
           );
           const winners = answers.filter((a) => a.status === 202);
