@@ -24,7 +24,6 @@ import type {
   RunExecutionOptions,
   RuntimeLogEntry,
   StartRunOptions,
-  ToolApprovalAnswer,
 } from './run-options';
 import { type ToolErrorText, toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
