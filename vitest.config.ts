@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -19,11 +20,24 @@ const ssr = {
   resolve: { conditions: [SOURCE_CONDITION, 'module', 'node', 'development|production'] },
 };
 
+/**
+ * Fails the runtime (runner + HTTP) and PostgreSQL (store + deployment) suites on any
+ * unhandled rejection or uncaught exception: in production either one ends the process.
+ */
+const FAIL_ON_UNHANDLED = fileURLToPath(
+  new URL('./scripts/vitest/fail-on-unhandled.ts', import.meta.url),
+);
+
 /** One Vitest project per package; `pnpm test:unit` runs them all, `pnpm bench` their benches. */
 const project = (
   name: string,
   root: string,
-  extra: { environment?: 'node' | 'jsdom'; testTimeout?: number; include?: string[] } = {},
+  extra: {
+    environment?: 'node' | 'jsdom';
+    testTimeout?: number;
+    include?: string[];
+    setupFiles?: string[];
+  } = {},
 ) => ({
   resolve,
   ssr,
@@ -35,6 +49,7 @@ const project = (
     environment: extra.environment ?? 'node',
     testTimeout: extra.testTimeout ?? 30_000,
     hookTimeout: 60_000,
+    setupFiles: extra.setupFiles ?? [],
     benchmark: { include: ['bench/**/*.bench.ts', 'bench/**/*.bench.tsx'] },
   },
 });
@@ -43,11 +58,14 @@ export default defineConfig({
   test: {
     projects: [
       project('protocol', './packages/protocol'),
-      project('runtime', './packages/runtime'),
+      project('runtime', './packages/runtime', { setupFiles: [FAIL_ON_UNHANDLED] }),
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
-      project('store-postgres', './packages/store-postgres', { testTimeout: 120_000 }),
+      project('store-postgres', './packages/store-postgres', {
+        testTimeout: 120_000,
+        setupFiles: [FAIL_ON_UNHANDLED],
+      }),
       project('demo', './apps/demo', {
         include: ['e2e/**/*.test.ts', 'src/**/*.test.ts', 'server/**/*.test.ts'],
         testTimeout: 120_000,

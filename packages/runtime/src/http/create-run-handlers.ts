@@ -178,6 +178,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
     control: runtime,
     maxBodyBytes,
     failure,
+    onError,
   };
 
   return {

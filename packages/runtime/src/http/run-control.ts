@@ -1,5 +1,6 @@
 import type { AgentRun } from '@runlight/protocol';
 import { z } from 'zod';
+import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import type { RunHandle } from '../runner/agent-runtime';
 import type { ToolApprovalAnswer } from '../runner/run-options';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
@@ -17,7 +18,11 @@ export const ApprovalsBodySchema = z.strictObject({
       }),
     )
     .min(1)
-    .max(100),
+    .max(100)
+    .refine(
+      (answers) => new Set(answers.map((answer) => answer.approvalId)).size === answers.length,
+      'holds an approvalId twice',
+    ),
 });
 
 /** What the run-control routes need from the runtime. */
@@ -41,6 +46,18 @@ export interface RunControlContext {
   maxBodyBytes: number;
   /** A store or runtime failure (404 for an unknown run, else a generic 500). */
   failure(error: unknown, runId: string): Response;
+  /** Where a started or resumed execution's failure goes once the response is sent. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * A failed execution the route answered for: its refusal was already the response; any other
+ * failure goes to `onError` (a run's own failure is recorded in the store, not thrown here).
+ */
+function observeEnd(context: RunControlContext, error: unknown): void {
+  if (error instanceof TypeError) return;
+  if (InvalidTransitionError.isInstance(error)) return;
+  context.onError?.(error);
 }
 
 const accepted = (runId: string) =>
@@ -91,11 +108,28 @@ export async function approveRunRoute(
     reason === undefined ? answer : { ...answer, reason },
   );
   try {
-    await control.resumeRun({ runId, approvals }).created;
+    const handle = control.resumeRun({ runId, approvals });
+    // Only `created` decides the answer; the execution's end must still be observed.
+    handle.done.catch((error: unknown) => observeEnd(context, error));
+    await handle.created;
   } catch (error) {
     // The runtime refuses approvals its paused message does not hold (or a run it is not
     // pausing) with a TypeError: the client's answer, not the server, is wrong.
-    if (error instanceof TypeError) return notAwaiting();
+    if (error instanceof TypeError) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'duplicate_approval') return jsonError(400, 'bad_body', error.message);
+      if (code === 'run_executing' || code === 'already_resuming') {
+        return jsonError(
+          409,
+          code,
+          `Run ${runId} is ${code.replace('run_', '').replace('_', ' ')}`,
+        );
+      }
+      return notAwaiting();
+    }
+    if (InvalidTransitionError.isInstance(error) && error.rule === 'run-ended') {
+      return jsonError(409, 'run_ended', `Run ${runId} already ended`);
+    }
     return context.failure(error, runId);
   }
   return accepted(runId);
@@ -114,6 +148,7 @@ export async function startRunRoute(
     const started = await start({ request, runId, body: body.value });
     if (started instanceof Response) return started;
     // The run exists before its id is returned: the client's first snapshot cannot 404.
+    started.done.catch((error: unknown) => observeEnd(context, error));
     await started.created;
   } catch (error) {
     return context.failure(error, runId);

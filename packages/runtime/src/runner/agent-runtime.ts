@@ -13,13 +13,17 @@ import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoints/checkpoint-boundary';
+import {
+  ApprovalRefusedError,
+  answerApprovals,
+  pendingApprovalIds,
+} from './control/approval-answers';
 import { RunExecution } from './run-execution';
 import type {
   ResumeRunOptions,
   RunExecutionOptions,
   RuntimeLogEntry,
   StartRunOptions,
-  ToolApprovalAnswer,
 } from './run-options';
 import { type ToolErrorText, toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
@@ -102,6 +106,7 @@ function refused(error: unknown): RunHandle {
   const created = Promise.reject(error);
   // Callers may await only one of the two; the other must not be an unhandled rejection.
   created.catch(() => {});
+  done.catch(() => {});
   return { done, created };
 }
 
@@ -140,37 +145,6 @@ function defaultOwner(): string {
   const host = (env?.HOSTNAME ?? env?.COMPUTERNAME ?? 'host').replace(/[^A-Za-z0-9._-]/g, '');
   const pid = globalThis.process?.pid ?? 0;
   return `runtime-${host || 'host'}-${pid}-${generateId()}`;
-}
-
-/** The tool parts of `message` with the user's answers applied, as the AI SDK UI does. */
-function answerApprovals(message: UIMessage, approvals: readonly ToolApprovalAnswer[]): UIMessage {
-  const pending = new Map(approvals.map((answer) => [answer.approvalId, answer]));
-  const parts = message.parts.map((part) => {
-    if (!('state' in part) || part.state !== 'approval-requested' || !('approval' in part)) {
-      return part;
-    }
-    const answer = pending.get(part.approval.id);
-    if (!answer) return part;
-    pending.delete(answer.approvalId);
-    const approval = { id: answer.approvalId, approved: answer.approved, reason: answer.reason };
-    return { ...part, state: 'approval-responded', approval } as unknown as typeof part;
-  });
-  if (pending.size > 0) {
-    throw new TypeError(
-      `Run has no pending approval request ${[...pending.keys()].join(', ')} in its assistant message`,
-    );
-  }
-  // An unanswered request would reach the model as a tool call without a result: the SDK
-  // refuses that, and the failure is the caller's, not the provider's.
-  const unanswered = parts.flatMap((part) =>
-    'state' in part && part.state === 'approval-requested' && 'approval' in part
-      ? [part.approval.id]
-      : [],
-  );
-  if (unanswered.length > 0) {
-    throw new TypeError(`Run has unanswered approval requests ${unanswered.join(', ')}`);
-  }
-  return { ...message, parts };
 }
 
 /**
@@ -228,6 +202,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const paused = new Map<string, RunExecutionOptions>();
   /** Controllers aborted by a cancel (`cancelRun` or the caller's signal), not by a failure. */
   const cancelRequested = new WeakSet<AbortController>();
+  /** Runs an answer is waiting to resume (while their pausing execution returns). */
+  const resuming = new Set<string>();
 
   async function createIfMissing(runId: string): Promise<void> {
     try {
@@ -258,17 +234,32 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   /** Exported as `resumeRun`. */
   function resume({ runId, approvals, ...overrides }: ResumeRunOptions): RunHandle {
-    // The approval request is committed a moment before the paused execution returns: a
-    // resume that arrives meanwhile waits for it instead of being refused.
+    // The approval request is committed a moment before the paused execution returns: an
+    // answer to those requests waits for it (one answer only); any other is refused at once.
     const previous = executions.get(runId);
     if (previous) {
-      const next = previous.then(
-        () => resume({ runId, approvals, ...overrides }),
-        () => resume({ runId, approvals, ...overrides }),
-      );
+      if (resuming.has(runId)) {
+        return refused(new ApprovalRefusedError('already_resuming', `Run ${runId} is resuming`));
+      }
+      resuming.add(runId);
+      const next = (async () => {
+        try {
+          const snapshot = await publishing.getSnapshot(runId);
+          const requested = pendingApprovalIds(snapshot.assistant?.message);
+          if (!approvals.every((answer) => requested.has(answer.approvalId))) {
+            throw new ApprovalRefusedError('run_executing', `Run ${runId} is executing`);
+          }
+          await previous.catch(() => {});
+          return resume({ runId, approvals, ...overrides });
+        } finally {
+          resuming.delete(runId);
+        }
+      })();
       const created = next.then((handle) => handle.created);
+      const done = next.then((handle) => handle.done);
       created.catch(() => {});
-      return { done: next.then((handle) => handle.done), created };
+      done.catch(() => {});
+      return { done, created };
     }
     const remembered = paused.get(runId);
     const defined = Object.fromEntries(
@@ -293,6 +284,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       // Callers may await only one of the two; the other must not be an unhandled rejection.
       const created = done.then((run) => run);
       created.catch(() => {});
+      done.catch(() => {});
       return { done, created };
     }
     const execution = merged as RunExecutionOptions;

@@ -23,7 +23,7 @@ function start(file: string, env: Record<string, string>): Promise<{ origin?: st
   const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     env: { ...process.env, ...env },
     // The workspace sources, as `pnpm example:scale-out` resolves them (no build needed).
-    execArgv: ['--import', 'tsx', '--conditions=@runlight/source'],
+    execArgv: ['--unhandled-rejections=strict', '--import', 'tsx', '--conditions=@runlight/source'],
   });
   children.push(child);
   return new Promise((resolve) =>

@@ -27,9 +27,13 @@ const messages = [{ role: 'user' as const, content: 'Weather in Oslo and Rome?' 
 /** Instance A in a child process, executing `runId`; resolves once it streams step 2. */
 async function startInstanceA(store: AgentRuntimeStore, schema: string, runId: string) {
   const config = { pool: serverPoolConfig(), schema, runId, leaseMs: LEASE_MS };
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--unhandled-rejections=strict', '--import', 'tsx', CHILD, JSON.stringify(config)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let stdout = '';
   child.stdout.on('data', (chunk) => {
     stdout += chunk;

@@ -20,7 +20,13 @@ const CHILD = fileURLToPath(new URL('./deployment-child.ts', import.meta.url));
 async function startChild(connectionString: string, schema: string) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CHILD, JSON.stringify({ connectionString, schema })],
+    [
+      '--unhandled-rejections=strict',
+      '--import',
+      'tsx',
+      CHILD,
+      JSON.stringify({ connectionString, schema }),
+    ],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const lines: string[] = [];

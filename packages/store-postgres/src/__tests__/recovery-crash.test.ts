@@ -72,9 +72,13 @@ describe.runIf(serverUnavailable === null)(`recovery after a SIGKILL on the ${se
       recovery.start();
 
       const config = { pool: serverPoolConfig(), schema, runId, leaseMs: LEASE_MS };
-      const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(config)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--unhandled-rejections=strict', '--import', 'tsx', CHILD, JSON.stringify(config)],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       children.push(child);
       const exited = new Promise((resolve) =>
         child.on('exit', (code, signal) => resolve(signal ?? code)),

@@ -1,0 +1,68 @@
+import type { UIMessage } from 'ai';
+import type { ToolApprovalAnswer } from '../run-options';
+
+/** Why `resumeRun` refused an answer before chaining anything onto the run. */
+export type ApprovalRefusalCode =
+  | 'run_executing'
+  | 'already_resuming'
+  | 'unknown_approval'
+  | 'duplicate_approval';
+
+/**
+ * An approval answer the run cannot take now (it is executing, another answer is resuming it,
+ * or the ids are not its pending requests). A `TypeError`: the caller's answer is wrong, not the
+ * server; the HTTP route answers `409` with `code`.
+ */
+export class ApprovalRefusedError extends TypeError {
+  readonly code: ApprovalRefusalCode;
+  constructor(code: ApprovalRefusalCode, message: string) {
+    super(message);
+    this.name = 'ApprovalRefusedError';
+    this.code = code;
+  }
+}
+
+/** The ids of the approval requests `message` still waits for. */
+export function pendingApprovalIds(message: UIMessage | undefined): Set<string> {
+  const ids = new Set<string>();
+  for (const part of message?.parts ?? []) {
+    if ('state' in part && part.state === 'approval-requested' && 'approval' in part) {
+      ids.add((part.approval as { id: string }).id);
+    }
+  }
+  return ids;
+}
+
+/** The tool parts of `message` with the user's answers applied, as the AI SDK UI does. */
+export function answerApprovals(
+  message: UIMessage,
+  approvals: readonly ToolApprovalAnswer[],
+): UIMessage {
+  const pending = new Map(approvals.map((answer) => [answer.approvalId, answer]));
+  if (pending.size !== approvals.length) {
+    throw new ApprovalRefusedError('duplicate_approval', 'An approvalId is answered twice');
+  }
+  const parts = message.parts.map((part) => {
+    if (!('state' in part) || part.state !== 'approval-requested' || !('approval' in part)) {
+      return part;
+    }
+    const answer = pending.get(part.approval.id);
+    if (!answer) return part;
+    pending.delete(answer.approvalId);
+    const approval = { id: answer.approvalId, approved: answer.approved, reason: answer.reason };
+    return { ...part, state: 'approval-responded', approval } as unknown as typeof part;
+  });
+  if (pending.size > 0) {
+    throw new ApprovalRefusedError(
+      'unknown_approval',
+      `Run has no pending approval request ${[...pending.keys()].join(', ')} in its assistant message`,
+    );
+  }
+  // An unanswered request would reach the model as a tool call without a result: the SDK
+  // refuses that, and the failure is the caller's, not the provider's.
+  const unanswered = [...pendingApprovalIds({ ...message, parts })];
+  if (unanswered.length > 0) {
+    throw new TypeError(`Run has unanswered approval requests ${unanswered.join(', ')}`);
+  }
+  return { ...message, parts };
+}
