@@ -6,12 +6,20 @@ import {
 } from '@runlight/protocol';
 import { convertToModelMessages, generateId } from 'ai';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
-import { RunEventHub, type RunEventSource } from '../events/event-hub';
+import { RunEventHub } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
-import { type RecoveryOutcome, type TakeOverOptions, takeOverRun } from '../recovery/take-over-run';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { type RecoveryOutcome, takeOverRun } from '../recovery/take-over-run';
 import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
+import {
+  type AgentRuntime,
+  type AgentRuntimeOptions,
+  DEFAULT_LEASE_MS,
+  defaultLog,
+  defaultOwner,
+  type RunHandle,
+  refused,
+} from './agent-runtime-types';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoints/checkpoint-boundary';
 import {
   ApprovalRefusedError,
@@ -19,133 +27,11 @@ import {
   pendingApprovalIds,
 } from './control/approval-answers';
 import { RunExecution } from './run-execution';
-import type {
-  ResumeRunOptions,
-  RunExecutionOptions,
-  RuntimeLogEntry,
-  StartRunOptions,
-} from './run-options';
-import { type ToolErrorText, toolErrorTextOf } from './tools/tool-error-text';
+import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
+import { toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
 import { publishingStore } from './writes/publishing-store';
 import { resilientStore } from './writes/resilient-store';
-import type { StoreRetryOptions } from './writes/retry-schedule';
-
-export interface AgentRuntimeOptions {
-  store: AgentRuntimeStore;
-  /**
-   * This runtime's owner name in leases. Default `runtime-<host>-<pid>-<random>`: unique per
-   * process and per runtime instance. Two runtimes must never share a name (a shared name lets
-   * one re-acquire the other's run as its own).
-   */
-  owner?: string;
-  /**
-   * What a failed tool call shows every viewer (live deltas, checkpoints, snapshots). Default
-   * redacted: `'The tool failed.'`. `true` shows the error's message; a function maps it. The
-   * model itself still receives the real error text in the same execution (the AI SDK builds
-   * its next step from the original error); a resumed run sends the model the stored text.
-   */
-  exposeToolErrors?: boolean | ToolErrorText;
-  /**
-   * Retries of one store mutation after a transient error (a dropped connection), inside the
-   * run's queue turn: pauses from 20 ms doubling, capped at 2 s, ±20 % jitter, for up to
-   * `budgetMs` (default `leaseMs`). After the last the run ends `storage_unavailable`.
-   */
-  storeRetry?: StoreRetryOptions;
-  /**
-   * A tool result whose JSON is larger than this many bytes (UTF-8) is refused: that tool call
-   * ends `output-error` with the fixed text `TOOL_RESULT_TOO_LARGE_TEXT` (code
-   * `tool_result_too_large`), the model receives the same text, and the run continues. Default
-   * 4 MiB (`DEFAULT_MAX_TOOL_RESULT_BYTES`).
-   */
-  maxToolResultBytes?: number;
-  /** Ordinary chunks per batched checkpoint. Default 32 (`DEFAULT_CHECKPOINT_EVERY_EVENTS`). */
-  checkpointEveryEvents?: number;
-  /**
-   * Opt-in: fewer writes for long answers (off by default: the ADR's cadence alone). When set,
-   * an ordinary batch is written only once the message also grew by this fraction since the
-   * last write; structural boundaries still write at once. Checkpoints are append-only, so the
-   * bytes stay linear without it; it saves the per-write record. The price: late in a long
-   * answer a crash loses more text and a reconnect replays more deltas from memory.
-   */
-  checkpointMinGrowth?: number;
-  /** Lease length; renewed by every write and by a heartbeat while idle. Default 30 s. */
-  leaseMs?: number;
-  /** Where events are published. Default a new in-process `RunEventHub`. */
-  events?: RunEventBus;
-  /** The server log — the only place provider error text goes. Default `console.error`. */
-  onLog?: (entry: RuntimeLogEntry) => void;
-}
-
-/** A handle on a run started or resumed in this process. */
-export interface RunHandle {
-  /**
-   * The run when its local execution ended: completed, failed (a result, never a rejection),
-   * cancelled, still `running` while it awaits approvals, or as the new owner left it after a
-   * lost lease. Rejects only when the run could not be created or acquired.
-   */
-  done: Promise<AgentRun>;
-  /**
-   * The run once it exists in the store and this execution was admitted (`startRun`: created
-   * or found; `resumeRun`: the approvals matched the paused message). Await it before handing
-   * the run id to a client: a store that answers on a later tick would otherwise let the
-   * client's first snapshot request arrive before the run exists. Rejects when the run could
-   * not be created or the execution was refused (e.g. already executing, nothing to resume).
-   *
-   * @example
-   * const handle = runtime.startRun({ runId, model, messages });
-   * await handle.created;
-   * return Response.json({ runId }, { status: 201 });
-   */
-  created: Promise<AgentRun>;
-}
-
-/** A handle whose execution was refused before it began. */
-function refused(error: unknown): RunHandle {
-  const done = Promise.reject(error);
-  const created = Promise.reject(error);
-  // Callers may await only one of the two; the other must not be an unhandled rejection.
-  created.catch(() => {});
-  done.catch(() => {});
-  return { done, created };
-}
-
-export interface AgentRuntime extends RunEventSource {
-  startRun(options: StartRunOptions): RunHandle;
-  resumeRun(options: ResumeRunOptions): RunHandle;
-  /**
-   * Aborts the run's local execution; its operation and the run end `cancelled`. A run this
-   * process is not executing (e.g. one awaiting approval) is acquired and ended `cancelled`,
-   * unless another owner's lease holds it (then the attempt is logged).
-   */
-  cancelRun(runId: string): void;
-  /**
-   * Takes over a run whose owner's lease expired — the recovery loop's step for each run
-   * `findExpiredRuns` returns (see `createRunRecovery`). `outcome` settles once the takeover
-   * is decided; `done` when the recovered execution ends (as `startRun`'s).
-   */
-  recoverRun(options: TakeOverOptions): {
-    outcome: Promise<RecoveryOutcome>;
-    done: Promise<AgentRun>;
-  };
-}
-
-const DEFAULT_LEASE_MS = 30_000;
-
-const defaultLog = (entry: RuntimeLogEntry) => {
-  console.error(`[runlight] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error);
-};
-
-/**
- * `runtime-<host>-<pid>-<random>`: the host (`HOSTNAME`, e.g. a pod name) and process id say
- * where a lease holder runs; the random part keeps two runtimes of one process apart.
- */
-function defaultOwner(): string {
-  const env = globalThis.process?.env;
-  const host = (env?.HOSTNAME ?? env?.COMPUTERNAME ?? 'host').replace(/[^A-Za-z0-9._-]/g, '');
-  const pid = globalThis.process?.pid ?? 0;
-  return `runtime-${host || 'host'}-${pid}-${generateId()}`;
-}
 
 /**
  * Creates the runtime that executes agent runs with the AI SDK and records them as durable
@@ -457,3 +343,5 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     },
   };
 }
+
+export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './agent-runtime-types';
