@@ -34,8 +34,10 @@ export async function runSchedule(seed: number): Promise<{
   const random = seededRandom(seed ^ 0x9e3779b9);
   const actions: (() => void)[] = [];
   let acting = true;
-  // One try of a mutation takes at most three driver calls (load, compare-and-set, the check).
-  const window = 3 * SIM_STORE_ATTEMPTS;
+  // One try of a mutation takes at most three driver calls (load, compare-and-set, the check),
+  // and the other runtime (a thief) may make as many calls in between: the tries of one
+  // mutation span at most twice that.
+  const window = 2 * 3 * SIM_STORE_ATTEMPTS;
   const sim = simDriver(createMemoryDriver(), { ...schedule, window }, random, (calls) => {
     if (!acting) return;
     if (calls === schedule.cancelAt) actions.push(() => runtimeA.cancelRun(RUN_ID));
