@@ -13,13 +13,13 @@
  *    as Vitest bench entries.
  */
 import type { DurableRunEvent, UIMessage } from '@runlight/protocol';
-import { measureLongAnswer } from '@runlight/test-utils';
 import { bench, describe } from 'vitest';
 import { assembleMessage } from '../src/runner/checkpoints/assistant-assembler';
 import type { AgentRuntimeDriver } from '../src/store/driver';
 import { evolveRun } from '../src/store/evolve-run';
 import { createMemoryDriver } from '../src/store/memory-driver';
 import type { StoredRun } from '../src/store/stored-run';
+import { measureLongAnswer } from '../src/test-kit/index';
 
 /** Wraps `inner` and computes what the whole-message scheme would have written. */
 function wholeMessageShadow(inner: AgentRuntimeDriver) {

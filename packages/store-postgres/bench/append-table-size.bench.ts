@@ -21,7 +21,7 @@ import {
   createMemoryDriver,
   OwnedRun,
 } from '@runlight/runtime';
-import { measureLongAnswer } from '@runlight/test-utils';
+import { measureLongAnswer } from '@runlight/runtime/test-kit';
 import { bench, describe } from 'vitest';
 import { migrate, runlightTables } from '../src/migrate';
 import { createPostgresDriver } from '../src/postgres-driver';

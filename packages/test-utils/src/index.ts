@@ -1,7 +1,3 @@
-export type { ConformanceContext, ConformanceTarget } from './conformance-context';
-export type { WriteCounts } from './counting-driver';
-export { countingDriver, measureLongAnswer, wordTokens } from './counting-driver';
-export { describeDriverConformance } from './driver-conformance';
 export { assistantMessage, compaction, manualClock, modelRequest, T0, T1, T2 } from './fixtures';
 export type { LoopbackServer } from './loopback';
 export { listenOnLoopback, loopbackServers } from './loopback';
@@ -23,7 +19,3 @@ export {
   textDelta,
   textMessage,
 } from './protocol-fixtures';
-export type { RecoveryTarget } from './recovery-conformance';
-export { describeRunRecovery } from './recovery-conformance';
-export type { RunServer, RunServerOptions } from './run-server';
-export { serveRunHandlers } from './run-server';

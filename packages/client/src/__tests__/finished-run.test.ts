@@ -1,5 +1,5 @@
+import { type RunServer, serveRunHandlers } from '@runlight/runtime/test-kit';
 import { scriptedModel } from '@runlight/runtime/testing';
-import { type RunServer, serveRunHandlers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 

@@ -1,4 +1,4 @@
-import { describeDriverConformance } from '@runlight/test-utils';
+import { describeDriverConformance } from '@runlight/runtime/test-kit';
 import { afterAll, beforeAll } from 'vitest';
 import { runlightTables } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';

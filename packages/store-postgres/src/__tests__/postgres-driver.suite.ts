@@ -10,7 +10,7 @@ import {
   type StoredRun,
   StoreRecordError,
 } from '@runlight/runtime';
-import { measureLongAnswer } from '@runlight/test-utils';
+import { measureLongAnswer } from '@runlight/runtime/test-kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';

@@ -1,4 +1,4 @@
-import { describeRunRecovery } from '@runlight/test-utils';
+import { describeRunRecovery } from '@runlight/runtime/test-kit';
 import { afterAll, beforeAll } from 'vitest';
 import { createPostgresDriver } from '../postgres-driver';
 import type { TestDatabase } from './test-databases';

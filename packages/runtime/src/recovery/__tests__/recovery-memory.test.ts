@@ -1,4 +1,4 @@
-import { describeRunRecovery } from '@runlight/test-utils';
 import { createMemoryDriver } from '../../store/memory-driver';
+import { describeRunRecovery } from '../../test-kit/index';
 
 describeRunRecovery('memory driver', async () => ({ driver: createMemoryDriver() }));

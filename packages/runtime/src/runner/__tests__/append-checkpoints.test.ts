@@ -1,7 +1,7 @@
-import { measureLongAnswer } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
 import { SNAPSHOT_EVERY_EVENTS } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
+import { measureLongAnswer } from '../../test-kit/index';
 
 /**
  * Issue 11: an answer's checkpoints grow with the answer, not with its square. Counted by a

@@ -1,4 +1,4 @@
-import { describeDriverConformance } from '@runlight/test-utils';
+import { describeDriverConformance } from '../../test-kit/index';
 import type { AgentRuntimeDriver } from '../driver';
 import { corruptMemoryEvent, createMemoryDriver } from '../memory-driver';
 

@@ -1,5 +1,5 @@
-import type { AgentRuntimeDriver, AgentRuntimeStore } from '@runlight/runtime';
-import type { manualClock } from './fixtures';
+import type { manualClock } from '@runlight/test-utils';
+import type { AgentRuntimeDriver, AgentRuntimeStore } from '../index';
 
 export interface ConformanceTarget {
   driver: AgentRuntimeDriver;

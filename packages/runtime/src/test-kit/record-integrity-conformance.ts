@@ -1,7 +1,7 @@
-import { createAgentRuntimeStore, StoreConflictError, StoreRecordError } from '@runlight/runtime';
+import { assistantMessage, modelRequest } from '@runlight/test-utils';
 import { expect, it } from 'vitest';
+import { createAgentRuntimeStore, StoreConflictError, StoreRecordError } from '../index';
 import type { ConformanceContext } from './conformance-context';
-import { assistantMessage, modelRequest } from './fixtures';
 
 /** A store never writes over what it cannot read: corrupt records and head events. */
 export function describeRecordIntegrityConformance(ctx: ConformanceContext): void {

@@ -3,8 +3,8 @@ import {
   type AgentRuntimeStore,
   createAgentRuntime,
   createAgentRuntimeStore,
-} from '@runlight/runtime';
-import { scriptedModel } from '@runlight/runtime/testing';
+} from '../index';
+import { scriptedModel } from '../testing/index';
 
 /** What a counting driver saw: every written compare-and-set, as JSON bytes. */
 export interface WriteCounts {

@@ -1,13 +1,13 @@
+import { assistantMessage, manualClock, modelRequest } from '@runlight/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type AgentRuntimeStore,
   createAgentRuntimeStore,
   InvalidTransitionError,
   RunNotFoundError,
   StoreConflictError,
-} from '@runlight/runtime';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+} from '../index';
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
-import { assistantMessage, manualClock, modelRequest } from './fixtures';
 import { describeLeaseConformance } from './lease-conformance';
 import { describeRecordIntegrityConformance } from './record-integrity-conformance';
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { listenOnLoopback } from '@runlight/test-utils';
 import {
   type AgentRuntime,
   type AgentRuntimeStore,
@@ -12,8 +13,7 @@ import {
   RunEventHub,
   type RunHandlersOptions,
   toNodeListener,
-} from '@runlight/runtime';
-import { listenOnLoopback } from './loopback';
+} from '../index';
 
 /** The real runtime and `createRunHandlers` behind a real router on loopback. */
 export interface RunServer {

@@ -1,4 +1,6 @@
 import type { AgentRun, DurableRunEvent, UIMessage } from '@runlight/protocol';
+import { manualClock, modelRequest } from '@runlight/test-utils';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type AgentRuntimeDriver,
   type AgentRuntimeStore,
@@ -8,10 +10,8 @@ import {
   OwnedRun,
   type RecoveryOutcome,
   type ResolveRun,
-} from '@runlight/runtime';
-import { scriptedModel } from '@runlight/runtime/testing';
-import { describe, expect, it, vi } from 'vitest';
-import { manualClock, modelRequest } from './fixtures';
+} from '../index';
+import { scriptedModel } from '../testing/index';
 
 export interface RecoveryTarget {
   /** A driver over fresh, empty storage. */
