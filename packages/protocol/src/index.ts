@@ -1,6 +1,7 @@
 export type {
   AgentRun,
   FailureCode,
+  PublicAgentRun,
   RunFailure,
   RunStatus,
   TerminalRunStatus,
@@ -9,6 +10,7 @@ export {
   AgentRunSchema,
   FAILURE_CODES,
   isTerminalStatus,
+  PublicAgentRunSchema,
   RUN_STATUSES,
   RunFailureSchema,
   RunIdSchema,
@@ -20,6 +22,8 @@ export type {
   AssistantAppendEvent,
   AssistantCheckpointEvent,
   DurableRunEvent,
+  PublicRunEvent,
+  PublicRunStatusEvent,
   RunDeltaEvent,
   RunEvent,
   RunEventRef,
@@ -35,6 +39,8 @@ export {
   DurableRunEventSchema,
   isAssistantEvent,
   isDurableEvent,
+  PublicRunEventSchema,
+  PublicRunStatusEventSchema,
   RUN_STATUS_CHANGES,
   RunDeltaEventSchema,
   RunEventRefSchema,
@@ -65,8 +71,8 @@ export {
 } from './run-operation';
 export type { RunOperationsPage } from './run-operations-page';
 export { RunOperationsPageSchema } from './run-operations-page';
-export type { RunSnapshot } from './run-snapshot';
-export { RunSnapshotSchema } from './run-snapshot';
+export type { PublicRunSnapshot, RunSnapshot } from './run-snapshot';
+export { PublicRunSnapshotSchema, RunSnapshotSchema } from './run-snapshot';
 export type { Timestamp } from './timestamp';
 export { TimestampSchema } from './timestamp';
 export type { UIMessage, UIMessageChunk } from './ui-message';
