@@ -100,3 +100,11 @@ const { fencingToken: _fencingToken, ...publicRunShape } = agentRunShape;
 export const PublicAgentRunSchema = z.strictObject(publicRunShape).superRefine(checkFailure);
 
 export type PublicAgentRun = z.infer<typeof PublicAgentRunSchema>;
+
+/**
+ * What a client accepts as a run record: the stored form (`exposeInternals`) or the public
+ * one — `fencingToken` may be absent, `owner` a worker id or a holder tag.
+ */
+export const ServedAgentRunSchema = z
+  .strictObject({ ...agentRunShape, fencingToken: Revision.optional() })
+  .superRefine(checkFailure);

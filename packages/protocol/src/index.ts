@@ -14,6 +14,7 @@ export {
   RUN_STATUSES,
   RunFailureSchema,
   RunIdSchema,
+  ServedAgentRunSchema,
   TERMINAL_RUN_STATUSES,
 } from './agent-run';
 export type { AssistantCheckpoint } from './assistant-checkpoint';
@@ -49,6 +50,7 @@ export {
   RunResetSchema,
   RunStatusEventSchema,
   RunUnauthorizedSchema,
+  ServedRunEventSchema,
 } from './run-event';
 export type {
   CompactionOutcome,
@@ -72,7 +74,11 @@ export {
 export type { RunOperationsPage } from './run-operations-page';
 export { RunOperationsPageSchema } from './run-operations-page';
 export type { PublicRunSnapshot, RunSnapshot } from './run-snapshot';
-export { PublicRunSnapshotSchema, RunSnapshotSchema } from './run-snapshot';
+export {
+  PublicRunSnapshotSchema,
+  RunSnapshotSchema,
+  ServedRunSnapshotSchema,
+} from './run-snapshot';
 export type { Timestamp } from './timestamp';
 export { TimestampSchema } from './timestamp';
 export type { UIMessage, UIMessageChunk } from './ui-message';
@@ -91,6 +97,8 @@ export {
   parseRunReset,
   parseRunSnapshot,
   parseRunUnauthorized,
+  parseServedRunEvent,
+  parseServedRunSnapshot,
   safeParseAgentRun,
   safeParseAssistantAppendEvent,
   safeParseAssistantCheckpoint,
@@ -102,4 +110,6 @@ export {
   safeParseRunReset,
   safeParseRunSnapshot,
   safeParseRunUnauthorized,
+  safeParseServedRunEvent,
+  safeParseServedRunSnapshot,
 } from './validation';

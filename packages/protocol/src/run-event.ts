@@ -179,6 +179,15 @@ export const PublicRunEventSchema = z.discriminatedUnion('type', [
   RunDeltaEventSchema,
 ]);
 
+/** What a client accepts as an event: either form (`fencingToken` may be absent). */
+export const ServedRunEventSchema = z.discriminatedUnion('type', [
+  RunOperationEventSchema,
+  AssistantCheckpointEventSchema,
+  AssistantAppendEventSchema,
+  z.strictObject({ ...runStatusShape, fencingToken: z.number().int().min(0).optional() }),
+  RunDeltaEventSchema,
+]);
+
 export type RunOperationEvent = z.infer<typeof RunOperationEventSchema>;
 export type AssistantCheckpointEvent = z.infer<typeof AssistantCheckpointEventSchema>;
 export type AssistantAppendEvent = z.infer<typeof AssistantAppendEventSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentRunSchema, PublicAgentRunSchema } from './agent-run';
+import { AgentRunSchema, PublicAgentRunSchema, ServedAgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import { TimestampSchema } from './timestamp';
 
@@ -49,3 +49,8 @@ export const PublicRunSnapshotSchema = z
 
 export type RunSnapshot = z.infer<typeof RunSnapshotSchema>;
 export type PublicRunSnapshot = z.infer<typeof PublicRunSnapshotSchema>;
+
+/** What a client accepts as a snapshot: either form (see `ServedAgentRunSchema`). */
+export const ServedRunSnapshotSchema = z
+  .strictObject({ run: ServedAgentRunSchema, ...snapshotShape })
+  .superRefine(checkRevisions);

@@ -7,8 +7,8 @@ import type { Authorize } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
 import type { RunSnapshotResponse } from './create-run-handlers';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
-import { publicSnapshot } from './public-form';
 import { MultiplexedEventStream, type RunSubscription } from './multiplexed-event-stream';
+import { publicSnapshot } from './public-form';
 import { parseRunCursor, START_CURSOR } from './run-cursor';
 import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
 

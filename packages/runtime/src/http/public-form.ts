@@ -38,7 +38,9 @@ export function publicRun(run: AgentRun): Omit<AgentRun, 'fencingToken'> {
 }
 
 /** `snapshot` in its public form (see the module note); other fields unchanged. */
-export function publicSnapshot<T extends RunSnapshot>(snapshot: T): Omit<T, 'run'> & {
+export function publicSnapshot<T extends RunSnapshot>(
+  snapshot: T,
+): Omit<T, 'run'> & {
   run: Omit<AgentRun, 'fencingToken'>;
 } {
   return { ...snapshot, run: publicRun(snapshot.run) };
