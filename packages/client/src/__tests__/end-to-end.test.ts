@@ -10,7 +10,7 @@ import {
   toNodeListener,
 } from '@runlight/runtime';
 import { scriptedModel, withLatency } from '@runlight/runtime/testing';
-import { loopbackServers } from '@runlight/test-utils';
+import { loopbackServers, publicRunOf } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import type { RunState } from '../run-state';
@@ -148,7 +148,7 @@ describe('end to end over loopback HTTP', () => {
     expect(stats().eventConnections).toBeGreaterThanOrEqual(4);
     const state = runStore.getState();
     expect(state.phase).toBe('synced');
-    expect(state.run).toEqual(final.run);
+    expect(state.run).toEqual(publicRunOf(final.run));
     expect(state.assistant).toEqual(final.assistant);
     expect(textOf(state)).toBe(words);
     expect(selectActivity(state).kind).toBe('awaiting-approval');
