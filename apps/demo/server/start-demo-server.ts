@@ -91,8 +91,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         },
       },
       onError,
+      // The playground shows owners and fencing tokens (run summary, event log): it opts in.
+      exposeInternals: true,
     }),
-    multiplex: createMultiplexHandlers({ store: demo.store, runtime: demo.hub, onError }),
+    multiplex: createMultiplexHandlers({
+      store: demo.store,
+      runtime: demo.hub,
+      onError,
+      exposeInternals: true,
+    }),
     basePath: '/api',
     // A playground on loopback: every run is open to the page, on purpose (an app passes its
     // policy here, and the router asks it on every route).

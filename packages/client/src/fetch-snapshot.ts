@@ -1,4 +1,4 @@
-import { type RunSnapshot, safeParseRunSnapshot } from '@runlight/protocol';
+import { type RunSnapshot, safeParseServedRunSnapshot } from '@runlight/protocol';
 import { RunlightClientError } from './errors/runlight-client-error';
 
 /** A snapshot as loaded, with the clock offset estimated from its round trip. */
@@ -94,7 +94,7 @@ function parseJson(text: string): unknown {
  * offending field) or `run-mismatch`.
  */
 export function validateSnapshot(raw: unknown, runId: string): RunSnapshot {
-  const parsed = safeParseRunSnapshot(raw);
+  const parsed = safeParseServedRunSnapshot(raw);
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path;
     throw new RunlightClientError('invalid-snapshot', parsed.error.message, {

@@ -34,13 +34,15 @@ export function mergeSnapshot(
 
   const base = snapshot.assistant?.revision ?? 0;
   // The overlay survives only on the snapshot's checkpoint and under the same acquisition: a
-  // new fencing token means a takeover (or a resume) the events did not bring, and the
-  // overlay's deltas were the previous owner's, never made durable (rules 1.4, 3.5).
+  // new fencing token — or, in the public form without tokens, a new holder tag in `owner` —
+  // means a takeover (or a resume) the events did not bring, and the overlay's deltas were
+  // the previous owner's, never made durable (rules 1.4, 3.5).
   const keepLive =
     next.live !== null &&
     next.live.baseRevision === base &&
     !isTerminalStatus(snapshot.run.status) &&
-    next.run?.fencingToken === snapshot.run.fencingToken;
+    next.run?.fencingToken === snapshot.run.fencingToken &&
+    next.run?.owner === snapshot.run.owner;
   return drainPending({
     ...next,
     run: snapshot.run,

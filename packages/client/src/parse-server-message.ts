@@ -1,8 +1,8 @@
 import {
   type RunEvent,
-  safeParseRunEvent,
   safeParseRunReset,
   safeParseRunUnauthorized,
+  safeParseServedRunEvent,
 } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { RunlightClientError } from './errors/runlight-client-error';
@@ -68,7 +68,7 @@ export function parseServerMessage(message: EventSourceMessage, runId: string): 
     return { kind: 'reset', reason: reset.data.reason };
   }
   if (name === 'unauthorized') return unauthorized(data, runId);
-  const parsed = safeParseRunEvent(data);
+  const parsed = safeParseServedRunEvent(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path;

@@ -45,42 +45,66 @@ export type RunFailure = z.infer<typeof RunFailureSchema>;
 
 const Revision = z.number().int('must be an integer').min(0, 'must be zero or more');
 
-/** The snapshot record of one run. */
-export const AgentRunSchema = z
-  .strictObject({
-    id: RunIdSchema,
-    status: z.enum(RUN_STATUSES),
-    owner: z.string().min(1).nullable(),
-    /** +1 on every acquisition. */
-    fencingToken: Revision,
-    /** +1 on every successful mutation: the run's causal clock. */
-    revision: Revision,
-    lastOperation: RunOperationSchema.nullable(),
-    failure: RunFailureSchema.nullable(),
-    /**
-     * When the current owner's lease expires (server wall clock), or null when nobody holds the
-     * run (queued, ended). Every owned mutation renews it. A non-terminal run whose lease has
-     * expired has a silent owner: its worker stopped responding.
-     */
-    leaseExpiresAt: TimestampSchema.nullable(),
-    createdAt: TimestampSchema,
-    updatedAt: TimestampSchema,
-  })
-  .superRefine((run, context) => {
-    if (run.status === 'failed' && run.failure === null) {
-      context.addIssue({
-        code: 'custom',
-        path: ['failure'],
-        message: 'is required on a failed run',
-      });
-    }
-    if (run.status !== 'failed' && run.failure !== null) {
-      context.addIssue({
-        code: 'custom',
-        path: ['failure'],
-        message: 'is only allowed on a failed run',
-      });
-    }
-  });
+const agentRunShape = {
+  id: RunIdSchema,
+  status: z.enum(RUN_STATUSES),
+  owner: z.string().min(1).nullable(),
+  /** +1 on every acquisition. */
+  fencingToken: Revision,
+  /** +1 on every successful mutation: the run's causal clock. */
+  revision: Revision,
+  lastOperation: RunOperationSchema.nullable(),
+  failure: RunFailureSchema.nullable(),
+  /**
+   * When the current owner's lease expires (server wall clock), or null when nobody holds the
+   * run (queued, ended). Every owned mutation renews it. A non-terminal run whose lease has
+   * expired has a silent owner: its worker stopped responding.
+   */
+  leaseExpiresAt: TimestampSchema.nullable(),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+};
+
+function checkFailure(
+  run: { status: RunStatus; failure: RunFailure | null },
+  context: z.RefinementCtx,
+): void {
+  if (run.status === 'failed' && run.failure === null) {
+    context.addIssue({
+      code: 'custom',
+      path: ['failure'],
+      message: 'is required on a failed run',
+    });
+  }
+  if (run.status !== 'failed' && run.failure !== null) {
+    context.addIssue({
+      code: 'custom',
+      path: ['failure'],
+      message: 'is only allowed on a failed run',
+    });
+  }
+}
+
+/** The snapshot record of one run, as stored (`owner` names the worker process). */
+export const AgentRunSchema = z.strictObject(agentRunShape).superRefine(checkFailure);
 
 export type AgentRun = z.infer<typeof AgentRunSchema>;
+
+const { fencingToken: _fencingToken, ...publicRunShape } = agentRunShape;
+
+/**
+ * The run record as the HTTP handlers send it by default (without `exposeInternals`): no
+ * `fencingToken`, and `owner` an opaque holder tag — null when nobody holds the run, else an id
+ * of the current acquisition that names no host or process. Compare tags for equality only.
+ */
+export const PublicAgentRunSchema = z.strictObject(publicRunShape).superRefine(checkFailure);
+
+export type PublicAgentRun = z.infer<typeof PublicAgentRunSchema>;
+
+/**
+ * What a client accepts as a run record: the stored form (`exposeInternals`) or the public
+ * one — `fencingToken` may be absent, `owner` a worker id or a holder tag.
+ */
+export const ServedAgentRunSchema = z
+  .strictObject({ ...agentRunShape, fencingToken: Revision.optional() })
+  .superRefine(checkFailure);

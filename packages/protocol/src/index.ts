@@ -1,6 +1,7 @@
 export type {
   AgentRun,
   FailureCode,
+  PublicAgentRun,
   RunFailure,
   RunStatus,
   TerminalRunStatus,
@@ -9,9 +10,11 @@ export {
   AgentRunSchema,
   FAILURE_CODES,
   isTerminalStatus,
+  PublicAgentRunSchema,
   RUN_STATUSES,
   RunFailureSchema,
   RunIdSchema,
+  ServedAgentRunSchema,
   TERMINAL_RUN_STATUSES,
 } from './agent-run';
 export type { AssistantCheckpoint } from './assistant-checkpoint';
@@ -20,6 +23,8 @@ export type {
   AssistantAppendEvent,
   AssistantCheckpointEvent,
   DurableRunEvent,
+  PublicRunEvent,
+  PublicRunStatusEvent,
   RunDeltaEvent,
   RunEvent,
   RunEventRef,
@@ -35,6 +40,8 @@ export {
   DurableRunEventSchema,
   isAssistantEvent,
   isDurableEvent,
+  PublicRunEventSchema,
+  PublicRunStatusEventSchema,
   RUN_STATUS_CHANGES,
   RunDeltaEventSchema,
   RunEventRefSchema,
@@ -43,6 +50,7 @@ export {
   RunResetSchema,
   RunStatusEventSchema,
   RunUnauthorizedSchema,
+  ServedRunEventSchema,
 } from './run-event';
 export type {
   CompactionOutcome,
@@ -65,8 +73,12 @@ export {
 } from './run-operation';
 export type { RunOperationsPage } from './run-operations-page';
 export { RunOperationsPageSchema } from './run-operations-page';
-export type { RunSnapshot } from './run-snapshot';
-export { RunSnapshotSchema } from './run-snapshot';
+export type { PublicRunSnapshot, RunSnapshot } from './run-snapshot';
+export {
+  PublicRunSnapshotSchema,
+  RunSnapshotSchema,
+  ServedRunSnapshotSchema,
+} from './run-snapshot';
 export type { Timestamp } from './timestamp';
 export { TimestampSchema } from './timestamp';
 export type { UIMessage, UIMessageChunk } from './ui-message';
@@ -85,6 +97,8 @@ export {
   parseRunReset,
   parseRunSnapshot,
   parseRunUnauthorized,
+  parseServedRunEvent,
+  parseServedRunSnapshot,
   safeParseAgentRun,
   safeParseAssistantAppendEvent,
   safeParseAssistantCheckpoint,
@@ -96,4 +110,6 @@ export {
   safeParseRunReset,
   safeParseRunSnapshot,
   safeParseRunUnauthorized,
+  safeParseServedRunEvent,
+  safeParseServedRunSnapshot,
 } from './validation';

@@ -76,15 +76,25 @@ export type RunStatusChange = (typeof RUN_STATUS_CHANGES)[number];
  * paused it for tool approvals (`lease-released`: `leaseExpiresAt` null, nobody's silence to
  * detect) or ended.
  */
-export const RunStatusEventSchema = z.strictObject({
+const runStatusShape = {
   type: z.literal('run-status'),
   ...durable,
   change: z.enum(RUN_STATUS_CHANGES),
   status: z.enum(RUN_STATUSES),
   owner: z.string().min(1).nullable(),
-  fencingToken: z.number().int().min(0),
   failure: RunFailureSchema.nullable(),
+};
+
+export const RunStatusEventSchema = z.strictObject({
+  ...runStatusShape,
+  fencingToken: z.number().int().min(0),
 });
+
+/**
+ * A `run-status` event as the HTTP handlers send it by default: no `fencingToken`, `owner` an
+ * opaque holder tag (see `PublicAgentRunSchema`).
+ */
+export const PublicRunStatusEventSchema = z.strictObject(runStatusShape);
 
 /**
  * A live stream delta, published individually and not stored durably. It builds on the
@@ -157,10 +167,33 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   RunDeltaEventSchema,
 ]);
 
+/**
+ * Any event in the form the HTTP handlers send by default: public `run-status` events, deltas
+ * without `fencingToken` (the server already dropped a previous owner's).
+ */
+export const PublicRunEventSchema = z.discriminatedUnion('type', [
+  RunOperationEventSchema,
+  AssistantCheckpointEventSchema,
+  AssistantAppendEventSchema,
+  PublicRunStatusEventSchema,
+  RunDeltaEventSchema,
+]);
+
+/** What a client accepts as an event: either form (`fencingToken` may be absent). */
+export const ServedRunEventSchema = z.discriminatedUnion('type', [
+  RunOperationEventSchema,
+  AssistantCheckpointEventSchema,
+  AssistantAppendEventSchema,
+  z.strictObject({ ...runStatusShape, fencingToken: z.number().int().min(0).optional() }),
+  RunDeltaEventSchema,
+]);
+
 export type RunOperationEvent = z.infer<typeof RunOperationEventSchema>;
 export type AssistantCheckpointEvent = z.infer<typeof AssistantCheckpointEventSchema>;
 export type AssistantAppendEvent = z.infer<typeof AssistantAppendEventSchema>;
 export type RunStatusEvent = z.infer<typeof RunStatusEventSchema>;
+export type PublicRunStatusEvent = z.infer<typeof PublicRunStatusEventSchema>;
+export type PublicRunEvent = z.infer<typeof PublicRunEventSchema>;
 export type RunDeltaEvent = z.infer<typeof RunDeltaEventSchema>;
 export type DurableRunEvent = z.infer<typeof DurableRunEventSchema>;
 export type RunEvent = z.infer<typeof RunEventSchema>;

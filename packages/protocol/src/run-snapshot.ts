@@ -1,7 +1,37 @@
 import { z } from 'zod';
-import { AgentRunSchema } from './agent-run';
+import { AgentRunSchema, PublicAgentRunSchema, ServedAgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import { TimestampSchema } from './timestamp';
+
+function checkRevisions(
+  snapshot: {
+    run: { revision: number };
+    assistant: { revision: number } | null;
+    revision: number;
+  },
+  context: z.RefinementCtx,
+): void {
+  if (snapshot.revision !== snapshot.run.revision) {
+    context.addIssue({
+      code: 'custom',
+      path: ['revision'],
+      message: 'must equal run.revision',
+    });
+  }
+  if (snapshot.assistant !== null && snapshot.assistant.revision > snapshot.revision) {
+    context.addIssue({
+      code: 'custom',
+      path: ['assistant', 'revision'],
+      message: 'must not be newer than the snapshot revision',
+    });
+  }
+}
+
+const snapshotShape = {
+  assistant: AssistantCheckpointSchema.nullable(),
+  revision: z.number().int('must be an integer').min(0, 'must be zero or more'),
+  serverTime: TimestampSchema.optional(),
+};
 
 /**
  * What a client reloads: the run record, the assistant checkpoint and the revision both are
@@ -9,27 +39,18 @@ import { TimestampSchema } from './timestamp';
  * clock-offset estimate.
  */
 export const RunSnapshotSchema = z
-  .strictObject({
-    run: AgentRunSchema,
-    assistant: AssistantCheckpointSchema.nullable(),
-    revision: z.number().int('must be an integer').min(0, 'must be zero or more'),
-    serverTime: TimestampSchema.optional(),
-  })
-  .superRefine((snapshot, context) => {
-    if (snapshot.revision !== snapshot.run.revision) {
-      context.addIssue({
-        code: 'custom',
-        path: ['revision'],
-        message: 'must equal run.revision',
-      });
-    }
-    if (snapshot.assistant !== null && snapshot.assistant.revision > snapshot.revision) {
-      context.addIssue({
-        code: 'custom',
-        path: ['assistant', 'revision'],
-        message: 'must not be newer than the snapshot revision',
-      });
-    }
-  });
+  .strictObject({ run: AgentRunSchema, ...snapshotShape })
+  .superRefine(checkRevisions);
+
+/** A snapshot as the HTTP handlers send it by default: its run in the public form. */
+export const PublicRunSnapshotSchema = z
+  .strictObject({ run: PublicAgentRunSchema, ...snapshotShape })
+  .superRefine(checkRevisions);
 
 export type RunSnapshot = z.infer<typeof RunSnapshotSchema>;
+export type PublicRunSnapshot = z.infer<typeof PublicRunSnapshotSchema>;
+
+/** What a client accepts as a snapshot: either form (see `ServedAgentRunSchema`). */
+export const ServedRunSnapshotSchema = z
+  .strictObject({ run: ServedAgentRunSchema, ...snapshotShape })
+  .superRefine(checkRevisions);

@@ -8,10 +8,11 @@ import {
   RunEventSchema,
   RunResetSchema,
   RunUnauthorizedSchema,
+  ServedRunEventSchema,
 } from './run-event';
 import { RunOperationSchema } from './run-operation';
 import { RunOperationsPageSchema } from './run-operations-page';
-import { RunSnapshotSchema } from './run-snapshot';
+import { RunSnapshotSchema, ServedRunSnapshotSchema } from './run-snapshot';
 
 const MARKER = Symbol.for('runlight.error.ProtocolValidationError');
 
@@ -85,6 +86,19 @@ export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
   DurableRunEventSchema,
 );
 export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
+/**
+ * A snapshot or event as a client receives it, in either form (stored or public): checked as
+ * strictly, but `fencingToken` may be absent. Typed as the stored form; a missing token reads
+ * `undefined` (the server filtered the previous owners' deltas itself).
+ */
+export const [parseServedRunSnapshot, safeParseServedRunSnapshot] = parsers(
+  'RunSnapshot',
+  ServedRunSnapshotSchema as unknown as z.ZodType<z.infer<typeof RunSnapshotSchema>>,
+);
+export const [parseServedRunEvent, safeParseServedRunEvent] = parsers(
+  'RunEvent',
+  ServedRunEventSchema as unknown as z.ZodType<z.infer<typeof RunEventSchema>>,
+);
 export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);
 export const [parseRunUnauthorized, safeParseRunUnauthorized] = parsers(
   'RunUnauthorized',

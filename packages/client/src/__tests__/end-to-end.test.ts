@@ -9,6 +9,7 @@ import {
   type StartRunOptions,
   toNodeListener,
 } from '@runlight/runtime';
+import { publicRunOf } from '@runlight/runtime/test-kit';
 import { scriptedModel, withLatency } from '@runlight/runtime/testing';
 import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -148,7 +149,7 @@ describe('end to end over loopback HTTP', () => {
     expect(stats().eventConnections).toBeGreaterThanOrEqual(4);
     const state = runStore.getState();
     expect(state.phase).toBe('synced');
-    expect(state.run).toEqual(final.run);
+    expect(state.run).toEqual(publicRunOf(final.run));
     expect(state.assistant).toEqual(final.assistant);
     expect(textOf(state)).toBe(words);
     expect(selectActivity(state).kind).toBe('awaiting-approval');

@@ -54,7 +54,12 @@ const aWords = Array.from({ length: 40 }, (_, index) => `a${index} `);
 const bWords = Array.from({ length: 24 }, (_, index) => `b${index} `);
 const messages = [{ role: 'user' as const, content: 'Go' }];
 
-describe('a takeover seen over loopback HTTP', () => {
+// Issue 22 item 10: by default the server sends no owner names and no fencing tokens (it drops
+// the previous owner's late deltas itself); the playground's `exposeInternals` sends both.
+describe.each([
+  { form: 'public', exposeInternals: false },
+  { form: 'with internals', exposeInternals: true },
+])('a takeover seen over loopback HTTP ($form form)', ({ exposeInternals }) => {
   it('watchers show the checkpointed text then the new owner’s, never the dead owner’s lost deltas', async () => {
     const runId = 'run-takeover';
     const inner = createMemoryDriver();
@@ -79,7 +84,7 @@ describe('a takeover seen over loopback HTTP', () => {
     });
     const listener = toNodeListener(
       createRunRouter({
-        handlers: createRunHandlers({ store, runtime: hub, heartbeatMs: 200 }),
+        handlers: createRunHandlers({ store, runtime: hub, heartbeatMs: 200, exposeInternals }),
         basePath: '/api',
       }),
     );
@@ -111,6 +116,12 @@ describe('a takeover seen over loopback HTTP', () => {
     for (const page of [throughout, reconnecting]) {
       await waitFor(() => expect(page.getState().live?.seq).toBe(CADENCE));
     }
+    // What the pages call A: its worker id, or (public form) an opaque holder tag.
+    const ownerOfA = throughout.getState().run?.owner ?? null;
+    expect(ownerOfA).not.toBeNull();
+    if (exposeInternals) expect(ownerOfA).toBe('worker-a');
+    else expect(ownerOfA).toMatch(/^holder-[0-9a-f-]{36}$/);
+    expect(throughout.getState().run?.fencingToken).toBe(exposeInternals ? 1 : undefined);
     const durable = (await store.getSnapshot(runId)).assistant!;
     const lost = textOf(throughout.getState());
     const durableText = durable.message.parts
@@ -167,13 +178,15 @@ describe('a takeover seen over loopback HTTP', () => {
     for (const page of [throughout, reconnecting]) {
       await waitFor(() => expect(page.getState().revision).toBe(final.revision));
       expect(selectMessage(page.getState())).toEqual(finalMessage);
+      expect(page.getState().run?.fencingToken).toBe(exposeInternals ? 2 : undefined);
     }
     stopThroughout();
     stopReconnecting();
 
     // Once a page knows of the takeover, every state it shows is a prefix of the answer: the
     // checkpointed text, then B's, nothing of A's lost batch and no chunk of B's missing.
-    const takenOver = (state: RunState) => state.run?.owner === 'worker-b';
+    const takenOver = (state: RunState) =>
+      state.run !== null && state.run.owner !== null && state.run.owner !== ownerOfA;
     const afterTakeover = [...seenThroughout, ...seenReconnecting].filter(takenOver);
     expect(seenReconnecting.filter(takenOver).length).toBeGreaterThan(0);
     for (const state of afterTakeover) {

@@ -8,6 +8,7 @@ import { BadCursorError } from './bad-cursor-error';
 import type { RunSnapshotResponse } from './create-run-handlers';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { MultiplexedEventStream, type RunSubscription } from './multiplexed-event-stream';
+import { publicSnapshot } from './public-form';
 import { parseRunCursor, START_CURSOR } from './run-cursor';
 import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
 
@@ -25,6 +26,11 @@ export interface MultiplexHandlersOptions {
    * (the client fetches it from the per-run route). Default 1 MiB.
    */
   maxEventBytes?: number;
+  /**
+   * See `RunHandlersOptions.exposeInternals` (give both handlers the same value): batched
+   * snapshots and multiplexed events with `owner` and `fencingToken` as stored. Default `false`.
+   */
+  exposeInternals?: boolean;
   /**
    * The same `authorize` as the run handlers, asked `read` for every run named: a refused run
    * (`false`: 403 `forbidden`; a `Response`: its status; a throw: 500 `internal`) is refused for
@@ -112,6 +118,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
   const maxRuns = options.maxRuns ?? 100;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const exposeInternals = options.exposeInternals === true;
   const now = options.now ?? (() => new Date());
   const onError = options.onError ?? (() => {});
   /** `null` when `runId` may be read, else the status and code that refuse it. */
@@ -145,6 +152,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
         heartbeatMs,
         maxQueuedBytes,
         maxEventBytes,
+        exposeInternals,
         ...(request.signal ? { signal: request.signal } : {}),
         onError,
       });
@@ -211,7 +219,10 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
               code: 'internal',
               message: INTERNAL_ERROR_MESSAGE,
             });
-          } else body.snapshots.push({ ...result, serverTime });
+          } else {
+            const snapshot = exposeInternals ? result : publicSnapshot(result);
+            body.snapshots.push({ ...snapshot, serverTime });
+          }
         });
         body.serverTime = serverTime;
         return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });

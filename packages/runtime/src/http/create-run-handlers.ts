@@ -1,4 +1,9 @@
-import { isTerminalStatus, RunIdSchema, type RunSnapshot } from '@runlight/protocol';
+import {
+  isTerminalStatus,
+  type PublicRunSnapshot,
+  RunIdSchema,
+  type RunSnapshot,
+} from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
@@ -7,6 +12,7 @@ import type { Authorize, RunAction } from './authorize';
 import { BadCursorError } from './bad-cursor-error';
 import { isClientGone } from './client-gone';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
+import { publicSnapshot } from './public-form';
 import {
   approveRunRoute,
   cancelRunRoute,
@@ -81,10 +87,21 @@ export interface RunHandlersOptions {
   maxEventBytes?: number;
   /** Receives internal errors (for server logs); the response only says "internal". */
   onError?: (error: unknown) => void;
+  /**
+   * Send each run's `owner` (`runtime-<HOSTNAME>-<pid>-…`) and `fencingToken` as stored, in
+   * snapshots, events and `event-ref` fetches — for operator tools like the playground.
+   * Default `false`: the public form (`PublicRunSnapshot`, `PublicRunEvent`): `owner` is an
+   * opaque holder tag (null when nobody holds the run), no `fencingToken`; the stream drops a
+   * previous owner's late deltas itself. Give `createMultiplexHandlers` the same value.
+   */
+  exposeInternals?: boolean;
 }
 
-/** `RunSnapshot` with the server's wall clock at answer time, for clock-offset estimates. */
-export type RunSnapshotResponse = RunSnapshot & { serverTime: string };
+/**
+ * A snapshot with the server's wall clock at answer time, for clock-offset estimates: a
+ * `PublicRunSnapshot` by default, a `RunSnapshot` with `exposeInternals`.
+ */
+export type RunSnapshotResponse = (RunSnapshot | PublicRunSnapshot) & { serverTime: string };
 
 export interface RunHandlers {
   /** `GET …/runs/:id` → `RunSnapshotResponse` JSON. */
@@ -149,6 +166,7 @@ function cursorText(request: Request): string | null {
  */
 export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const { store, runtime } = options;
+  const exposeInternals = options.exposeInternals === true;
   const now = options.now ?? (() => new Date());
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
@@ -189,7 +207,10 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       if (refused) return refused;
       try {
         const snapshot = await store.getSnapshot(runId);
-        const body: RunSnapshotResponse = { ...snapshot, serverTime: now().toISOString() };
+        const body: RunSnapshotResponse = {
+          ...(exposeInternals ? snapshot : publicSnapshot(snapshot)),
+          serverTime: now().toISOString(),
+        };
         return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
       } catch (error) {
         return failure(error, runId);
@@ -222,6 +243,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         budget,
         idleTimeoutMs,
         maxEventBytes,
+        exposeInternals,
         signal: request.signal,
         onError,
         reauthorize: streamReauthorization(
@@ -251,7 +273,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       const refused = await refusal(request, runId, 'read');
       if (refused) return refused;
       return runEventRoute(
-        { store, failure: (error, id) => failure(error, id, request) },
+        { store, exposeInternals, failure: (error, id) => failure(error, id, request) },
         runId,
         revision,
       );

@@ -32,6 +32,8 @@ export interface MultiplexedEventStreamOptions {
   maxQueuedBytes: number;
   /** See `RunEventStreamOptions.maxEventBytes`. */
   maxEventBytes?: number;
+  /** See `RunEventStreamOptions.exposeInternals`. Default `false`. */
+  exposeInternals?: boolean;
   signal?: AbortSignal;
   onError: (error: unknown) => void;
 }
@@ -87,7 +89,8 @@ export class MultiplexedEventStream {
   /** Follows `subscription` on this connection (subscribes before reading the store). */
   add(subscription: RunSubscription): void {
     if (this.#closed) return;
-    const { store, source, maxQueuedBytes, maxEventBytes, onError } = this.#options;
+    const { store, source, maxQueuedBytes, maxEventBytes, exposeInternals, onError } =
+      this.#options;
     const { runId, cursor, reauthorize } = subscription;
     const stream = new RunEventStream({
       runId,
@@ -97,6 +100,7 @@ export class MultiplexedEventStream {
       heartbeatMs: NO_HEARTBEAT,
       maxQueuedBytes,
       ...(maxEventBytes === undefined ? {} : { maxEventBytes }),
+      exposeInternals: exposeInternals === true,
       onError,
       ...(reauthorize ? { reauthorize } : {}),
     });

@@ -1,11 +1,14 @@
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { jsonError } from './json-error';
+import { publicEvent } from './public-form';
 
 /** What the event-reference route needs from the handlers around it. */
 export interface RunEventReferenceContext {
   store: Pick<AgentRuntimeStore, 'readEvents'>;
   /** The handlers' answer to a store failure (404 for an unknown run, else a generic 500). */
   failure: (error: unknown, runId: string) => Response;
+  /** See `RunHandlersOptions.exposeInternals`: else the event's public form. */
+  exposeInternals?: boolean;
 }
 
 const REVISION = /^[1-9][0-9]{0,15}$/;
@@ -47,5 +50,7 @@ export async function runEventRoute(
   if (event === undefined || event.revision !== revision) {
     return jsonError(404, 'event_not_found', `Run ${runId} has no event at revision ${revision}`);
   }
-  return Response.json(event, { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(context.exposeInternals ? event : publicEvent(event), {
+    headers: { 'Cache-Control': 'no-store' },
+  });
 }

@@ -8,48 +8,19 @@ import {
   type RunSnapshot,
   type RunUnauthorized,
 } from '@runlight/protocol';
-import type { RunEventSource } from '../events/event-hub';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import type { StreamReauthorization } from './access-policy';
 import { isClientGone } from './client-gone';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
-import type { RunCursor } from './run-cursor';
-import type { SseBufferBudget, SseReaderAccount } from './sse-buffer-budget';
+import { publicEvent } from './public-form';
+import type { RunEventStreamOptions } from './run-event-stream-options';
+import type { SseReaderAccount } from './sse-buffer-budget';
 import { eventRefBytes } from './sse-event-size';
 import { encodeSse, SseOutput, sseMessageWithin } from './sse-output';
 import { StreamAccessWatch } from './stream-access-watch';
 
-export interface RunEventStreamOptions {
-  runId: string;
-  store: Pick<AgentRuntimeStore, 'readEvents'>;
-  source: RunEventSource;
-  /** Where the client stands; everything after it is sent. */
-  cursor: RunCursor;
-  heartbeatMs: number;
-  /** A client whose unread output exceeds this many bytes is dropped (it resumes by cursor). */
-  maxQueuedBytes: number;
-  /** The unread bytes of every stream of the handlers, capped in total (see `SseBufferBudget`). */
-  budget?: SseBufferBudget;
-  /** A client with unread bytes that reads nothing for this long is dropped. Default: never. */
-  idleTimeoutMs?: number;
-  /**
-   * A durable event whose SSE message is larger is sent as an `event-ref` (the client fetches
-   * it); a larger live delta is not sent (sse-event-size.ts). Default: no limit.
-   */
-  maxEventBytes?: number;
-  /** Aborted when the client goes away. */
-  signal?: AbortSignal;
-  /** Store failures while streaming (the stream then ends and the client resumes). */
-  onError: (error: unknown) => void;
-  /**
-   * Re-asks the access policy every `everyMs` while open: a refusal ends the stream with an
-   * `unauthorized` message (`RunUnauthorized`, no id), a failing policy ends it plainly.
-   */
-  reauthorize?: StreamReauthorization;
-}
-
 /** The body of an SSE `reset` event (`RunReset` of the protocol): reload the snapshot. */
 export type RunResetEvent = RunReset;
+
+export type { RunEventStreamOptions } from './run-event-stream-options';
 
 const PING = encodeSse(SSE_PING);
 
@@ -266,6 +237,11 @@ export class RunEventStream {
 
   #handleDelta(delta: RunDeltaEvent): Promise<void> | undefined {
     if (this.#terminalRevision !== null || this.#previousOwners(delta)) return undefined;
+    // A newer acquisition's delta before its `run-status` reached this process: from now on
+    // the older owner's are the previous one's.
+    if (delta.fencingToken !== undefined && delta.fencingToken > this.#fencingToken) {
+      this.#fencingToken = delta.fencingToken;
+    }
     const base = delta.baseRevision;
     if (base < this.#checkpointRevision || base === this.#skipBase) return undefined;
     if (base > this.#checkpointRevision) {
@@ -327,7 +303,7 @@ export class RunEventStream {
       if (event.change === 'acquired') this.#delta = null;
     }
     const cursor = this.#cursor();
-    const message = sseMessageWithin(event, cursor, this.#maxEventBytes);
+    const message = sseMessageWithin(this.#wire(event), cursor, this.#maxEventBytes);
     // Too large for one message a client can take: a reference it fetches instead.
     this.#write(typeof message === 'number' ? eventRefBytes(event, cursor, message) : message);
     this.#finishIfTerminal();
@@ -338,7 +314,7 @@ export class RunEventStream {
     if (delta.baseRevision === this.#skipBase) return;
     const previous = this.#delta;
     this.#delta = delta; // its baseRevision and seq: no object per client and delta
-    const bytes = sseMessageWithin(delta, this.#cursor(), this.#maxEventBytes);
+    const bytes = sseMessageWithin(this.#wire(delta), this.#cursor(), this.#maxEventBytes);
     if (typeof bytes === 'number') {
       // Deltas are not stored, so there is nothing to refer to: none more is sent on this
       // checkpoint — the next assistant write holds this chunk (as an `event-ref` if large).
@@ -347,6 +323,11 @@ export class RunEventStream {
       return;
     }
     this.#write(bytes);
+  }
+
+  /** What is sent of `event`: as stored with `exposeInternals`, else its public form. */
+  #wire<E extends RunEvent>(event: E): E {
+    return this.#options.exposeInternals ? event : publicEvent(event);
   }
 
   /** The `RunCursor` text of what was sent so far (as `formatRunCursor`, without an object). */

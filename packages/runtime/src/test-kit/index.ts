@@ -11,4 +11,4 @@ export { describeDriverConformance } from './driver-conformance';
 export type { RecoveryTarget } from './recovery-conformance';
 export { describeRunRecovery } from './recovery-conformance';
 export type { RunServer, RunServerOptions } from './run-server';
-export { serveRunHandlers } from './run-server';
+export { publicRunOf, serveRunHandlers } from './run-server';

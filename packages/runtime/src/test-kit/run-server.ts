@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { listenOnLoopback } from '@runlight/test-utils';
+import { expect } from 'vitest';
 import {
   type AgentRuntime,
   type AgentRuntimeStore,
@@ -74,4 +75,13 @@ export async function serveRunHandlers(options: RunServerOptions = {}): Promise<
     listener(request, response);
   });
   return { store, hub, runtime, baseUrl: `${server.origin}/api`, requests, close: server.close };
+}
+
+/**
+ * What a client holds of a stored run served in the public form (issue 22 item 10): no
+ * `fencingToken`, the owner an opaque holder tag — for `expect(state.run).toEqual(…)`.
+ */
+export function publicRunOf(run: { owner: string | null; fencingToken: number }): object {
+  const { fencingToken: _token, ...rest } = run;
+  return { ...rest, owner: run.owner === null ? null : expect.stringMatching(/^holder-/) };
 }

@@ -34,7 +34,8 @@ export async function startInstance(
     onError: (error) => busErrors.push(error),
   });
   const runtime = createAgentRuntime({ store, events: bus, ...options });
-  const handlers = createRunHandlers({ store, runtime });
+  // These tests compare what a client receives with what is stored: the stored form.
+  const handlers = createRunHandlers({ store, runtime, exposeInternals: true });
   const route = createRunRouter({ handlers });
   const server = createServer(toNodeListener(route));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

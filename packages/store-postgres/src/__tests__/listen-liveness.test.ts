@@ -91,6 +91,8 @@ describe.runIf(serverUnavailable === null)(`a gateway's LISTEN connection (${ser
     const health: { health: RunEventSourceHealth; at: number }[] = [];
     gateway.bus.onHealthChange((next) => health.push({ health: next, at: performance.now() }));
     const handlers = createRunHandlers({
+      // Compared with what is stored: the stored form.
+      exposeInternals: true,
       store: gateway.store,
       runtime: gateway.bus,
       heartbeatMs: HEARTBEAT_MS,

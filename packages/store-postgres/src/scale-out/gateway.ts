@@ -36,6 +36,12 @@ export interface GatewayOptions {
   reauthorizeMs?: number | undefined;
   /** Cross-origin access for pages on other origins (`createRunRouter({ cors })`). */
   cors?: RunCorsOptions | undefined;
+  /**
+   * Send runs' `owner` and `fencingToken` as stored (`createRunHandlers({ exposeInternals })`)
+   * — for operator tools. Default `false`: browsers get the public form (no host name, pid or
+   * fencing token).
+   */
+  exposeInternals?: boolean | undefined;
   onError?: (error: unknown) => void;
 }
 
@@ -60,6 +66,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     store: options.store,
     runtime: options.bus,
     onError: options.onError,
+    exposeInternals: options.exposeInternals === true,
   });
   const route = createRunRouter({
     handlers,

@@ -1,4 +1,4 @@
-import { parseRunSnapshot } from '@runlight/protocol';
+import { parseServedRunSnapshot } from '@runlight/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
@@ -6,7 +6,7 @@ import { createMemoryDriver } from '../../store/memory-driver';
 import { createRunHandlers } from '../create-run-handlers';
 import { createRunRouter } from '../create-run-router';
 import { toNodeListener } from '../to-node-listener';
-import { createHttpFixture, listen, ScriptedRun } from './http-test-kit';
+import { asPublic, createHttpFixture, listen, ScriptedRun } from './http-test-kit';
 
 const NOW = new Date('2026-12-02T15:00:00.000Z');
 const cleanups: (() => Promise<void>)[] = [];
@@ -55,11 +55,11 @@ describe('snapshot', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = await response.json();
     expect(body).toEqual({
-      ...(await f.store.getSnapshot('run-1')),
+      ...asPublic(await f.store.getSnapshot('run-1')),
       serverTime: NOW.toISOString(),
     });
     // What the client will parse it with.
-    expect(parseRunSnapshot(body).revision).toBe(run.revision);
+    expect(parseServedRunSnapshot(body).revision).toBe(run.revision);
   });
 
   it('answers 404 run_not_found for an unknown run', async () => {

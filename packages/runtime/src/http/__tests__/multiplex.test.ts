@@ -6,7 +6,7 @@ import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';
 import { createRunRouter } from '../create-run-router';
 import { toNodeListener } from '../to-node-listener';
-import { listen, publishingDriver, ScriptedRun, SseReader } from './http-test-kit';
+import { asPublic, listen, publishingDriver, ScriptedRun, SseReader } from './http-test-kit';
 
 const NOW = new Date('2026-12-02T15:00:00.000Z');
 const cleanups: (() => Promise<void>)[] = [];
@@ -172,8 +172,8 @@ describe('batched snapshots', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(await response.json()).toEqual({
       snapshots: [
-        { ...(await f.store.getSnapshot('run-b')), serverTime: NOW.toISOString() },
-        { ...(await f.store.getSnapshot('run-a')), serverTime: NOW.toISOString() },
+        { ...asPublic(await f.store.getSnapshot('run-b')), serverTime: NOW.toISOString() },
+        { ...asPublic(await f.store.getSnapshot('run-a')), serverTime: NOW.toISOString() },
       ],
       missing: ['nobody'],
       forbidden: ['secret'],
@@ -191,7 +191,7 @@ describe('batched snapshots', () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.snapshots).toEqual([
-      { ...(await f.store.getSnapshot('ok')), serverTime: NOW.toISOString() },
+      { ...asPublic(await f.store.getSnapshot('ok')), serverTime: NOW.toISOString() },
     ]);
     expect(body.errors).toEqual([
       { runId: 'bad', status: 500, code: 'internal', message: expect.any(String) },
