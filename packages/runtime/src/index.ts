@@ -6,6 +6,7 @@ export type { TransitionRule } from './errors/invalid-transition-error';
 export { InvalidTransitionError } from './errors/invalid-transition-error';
 export { RunNotFoundError } from './errors/run-not-found-error';
 export { RunlightError } from './errors/runlight-error';
+export { RuntimeClosedError } from './errors/runtime-closed-error';
 export { StoreConflictError } from './errors/store-conflict-error';
 export { StoreRecordError } from './errors/store-record-error';
 export { StoreUnavailableError } from './errors/store-unavailable-error';
@@ -76,6 +77,8 @@ export type {
 } from './recovery/take-over-run';
 export { isFirstOutput } from './runner/admission/first-output';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
+export type { CloseOptions } from './runner/lifecycle/shutdown';
+export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export { createAgentRuntime } from './runner/agent-runtime';
 export {
   DEFAULT_CHECKPOINT_EVERY_EVENTS,

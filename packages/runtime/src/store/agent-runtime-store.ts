@@ -22,6 +22,7 @@ import {
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
+  reduceHandOffLease,
   reduceReleaseLease,
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
@@ -56,6 +57,12 @@ export interface AgentRuntimeStore {
    * a run paused for tool approvals has no live owner to lose.
    */
   releaseLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
+  /**
+   * Hands the owner's lease off (a `run-status` `lease-handed-off` event; `leaseExpiresAt` is
+   * now): an owner shutting down gracefully (`runtime.close()`) leaves the run `running` and
+   * expired at once, so `findExpiredRuns` returns it and another runner takes it over.
+   */
+  handOffLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
   /**
    * Acquires a run whose owner's lease expired — and only such a run: a live lease is a
    * `FencingError` `lease-held` (another recoverer won, or the owner is alive), a run nobody
@@ -314,6 +321,10 @@ export function createAgentRuntimeStore(
 
     releaseLease(runId, guard) {
       return owned(runId, guard, (record) => reduceReleaseLease(record, guard, now()));
+    },
+
+    handOffLease(runId, guard) {
+      return owned(runId, guard, (record) => reduceHandOffLease(record, guard, now()));
     },
 
     async findExpiredRuns({ now: at = now(), limit = 100 } = {}) {
