@@ -74,7 +74,8 @@ export interface PostgresDeployment {
   /**
    * Closes every runner gracefully (`runner.close(options)`: in-flight runs stop at a
    * checkpoint and their leases are handed off, at most `timeoutMs`, default 10 s), then stops
-   * listening and, when this function opened the pool, ends it. What a SIGTERM handler calls.
+   * listening and, when this function opened the pool, ends it. What a SIGTERM handler calls;
+   * idempotent.
    */
   close(options?: CloseOptions): Promise<void>;
 }
@@ -107,6 +108,13 @@ export async function connectPostgresDeployment(
       onError,
     });
     const runners: DeploymentRunner[] = [];
+    let closing: Promise<void> | undefined;
+    const close = async (closeOptions?: CloseOptions) => {
+      // Before the bus and the pool: the hand-offs are written through them.
+      await Promise.all(runners.map((runner) => runner.close(closeOptions)));
+      await bus.close();
+      if (owned) await pool.end();
+    };
     return {
       pool,
       store,
@@ -117,11 +125,10 @@ export async function connectPostgresDeployment(
         runners.push(runner);
         return runner;
       },
-      async close(closeOptions) {
-        // Before the bus and the pool: the hand-offs are written through them.
-        await Promise.all(runners.map((runner) => runner.close(closeOptions)));
-        await bus.close();
-        if (owned) await pool.end();
+      close(closeOptions) {
+        // Idempotent: a SIGTERM after a SIGINT waits for the same close.
+        closing ??= close(closeOptions);
+        return closing;
       },
     };
   } catch (error) {
