@@ -77,13 +77,13 @@ export type {
 } from './recovery/take-over-run';
 export { isFirstOutput } from './runner/admission/first-output';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
-export type { CloseOptions } from './runner/lifecycle/shutdown';
-export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export { createAgentRuntime } from './runner/agent-runtime';
 export {
   DEFAULT_CHECKPOINT_EVERY_EVENTS,
   isStructuralChunk,
 } from './runner/checkpoints/checkpoint-boundary';
+export type { CloseOptions } from './runner/lifecycle/shutdown';
+export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export type {
   CompactFunction,
   CompactInput,

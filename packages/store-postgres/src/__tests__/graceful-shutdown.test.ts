@@ -4,7 +4,10 @@ import { scriptedModel } from '@runlight/runtime/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../migrate';
-import { connectPostgresDeployment, type PostgresDeployment } from '../scale-out/postgres-deployment';
+import {
+  connectPostgresDeployment,
+  type PostgresDeployment,
+} from '../scale-out/postgres-deployment';
 import { serverLabel, serverPoolConfig, serverUnavailable } from './test-databases';
 
 const LEASE_MS = 60_000;
@@ -39,7 +42,11 @@ describe.runIf(serverUnavailable === null)(`a rolling restart (${serverLabel})`,
 
   it('hands every streaming run to the next runner, which completes it without waiting for the lease', async () => {
     const connect = (name: string) =>
-      connectPostgresDeployment({ connectionString: connectionString(name), schema, migrate: false });
+      connectPostgresDeployment({
+        connectionString: connectionString(name),
+        schema,
+        migrate: false,
+      });
     const first: PostgresDeployment = await connect('runner-1');
     const second: PostgresDeployment = await connect('runner-2');
     try {
@@ -95,7 +102,9 @@ describe.runIf(serverUnavailable === null)(`a rolling restart (${serverLabel})`,
         // The text as runner 1 left it: its last assistant write before the hand-off.
         const lastWrite = events
           .slice(0, handOff)
-          .findLast((event) => event.type === 'assistant-checkpoint' || event.type === 'assistant-append');
+          .findLast(
+            (event) => event.type === 'assistant-checkpoint' || event.type === 'assistant-append',
+          );
         expect(lastWrite).toBeDefined();
         const final = await second.store.getSnapshot(runId);
         const finalText = textOf(final.assistant?.message);

@@ -28,7 +28,9 @@ describe('runtime.close()', () => {
     const streamed = () =>
       h.events
         .flatMap((event) =>
-          event.type === 'run-delta' && event.chunk.type === 'text-delta' ? [event.chunk.delta] : [],
+          event.type === 'run-delta' && event.chunk.type === 'text-delta'
+            ? [event.chunk.delta]
+            : [],
         )
         .join('');
     await h.runtime.close();
@@ -126,7 +128,10 @@ describe('runtime.close()', () => {
       { runId: h.runId, leaseExpiresAt: run.leaseExpiresAt },
     ]);
     expect(h.logs).toContainEqual(
-      expect.objectContaining({ level: 'warn', message: 'close() timed out: the lease was handed off' }),
+      expect.objectContaining({
+        level: 'warn',
+        message: 'close() timed out: the lease was handed off',
+      }),
     );
     void started.done.catch(() => {});
   });
