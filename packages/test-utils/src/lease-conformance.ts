@@ -130,6 +130,8 @@ export function describeLeaseConformance(ctx: ConformanceContext): void {
     });
     const taken = await ctx.store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 });
     expect(taken.run).toMatchObject({ owner: 'owner-b', fencingToken: guard.fencingToken + 1 });
+    // A shutdown is no crash: the takeover does not count towards poison runs.
+    expect(taken.takeovers).toBe(0);
     await expect(
       ctx.store.handOffLease(id, { ...guard, expectedRevision: taken.run.revision }),
     ).rejects.toSatisfy(FencingError.isInstance);

@@ -68,7 +68,7 @@ export interface AgentRuntimeStore {
    * `FencingError` `lease-held` (another recoverer won, or the owner is alive), a run nobody
    * leases an `InvalidTransitionError` `run-not-leased`, an ended one `run-ended`. The
    * compare-and-set decides between competing recoverers. `takeovers` counts every takeover
-   * of the run so far, this one included.
+   * of the run so far, this one included — but not one of a lease handed off (`handOffLease`).
    */
   takeOverRun(
     runId: string,
