@@ -64,6 +64,7 @@ export const RUN_STATUS_CHANGES = [
   'acquired',
   'lease-renewed',
   'lease-released',
+  'lease-handed-off',
   'completed',
   'failed',
   'cancelled',
@@ -74,7 +75,9 @@ export type RunStatusChange = (typeof RUN_STATUS_CHANGES)[number];
  * The run was created, acquired (a lease, a new fencing token), had its lease renewed by an
  * idle owner (`lease-renewed`: nothing else changed), had its lease released by an owner that
  * paused it for tool approvals (`lease-released`: `leaseExpiresAt` null, nobody's silence to
- * detect) or ended.
+ * detect), had its lease handed off by an owner shutting down gracefully (`lease-handed-off`:
+ * `leaseExpiresAt` is the event's time — expired at once, so another runner's recovery takes
+ * the run over on its next poll) or ended.
  */
 const runStatusShape = {
   type: z.literal('run-status'),

@@ -6,6 +6,7 @@ export type { TransitionRule } from './errors/invalid-transition-error';
 export { InvalidTransitionError } from './errors/invalid-transition-error';
 export { RunNotFoundError } from './errors/run-not-found-error';
 export { RunlightError } from './errors/runlight-error';
+export { RuntimeClosedError } from './errors/runtime-closed-error';
 export { StoreConflictError } from './errors/store-conflict-error';
 export { StoreRecordError } from './errors/store-record-error';
 export { StoreUnavailableError } from './errors/store-unavailable-error';
@@ -81,6 +82,8 @@ export {
   DEFAULT_CHECKPOINT_EVERY_EVENTS,
   isStructuralChunk,
 } from './runner/checkpoints/checkpoint-boundary';
+export type { CloseOptions } from './runner/lifecycle/shutdown';
+export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export type {
   CompactFunction,
   CompactInput,

@@ -1,6 +1,7 @@
 /** Codes of the JSON error bodies the HTTP handlers answer with. */
 export type RunHttpErrorCode =
   | 'run_not_found'
+  | 'runtime_closed'
   | 'bad_path'
   | 'forbidden'
   | 'unsupported_media_type'

@@ -1,6 +1,7 @@
 import type { AgentRun } from '@runlight/protocol';
 import { z } from 'zod';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
+import { RuntimeClosedError } from '../errors/runtime-closed-error';
 import type { RunHandle } from '../runner/agent-runtime';
 import type { ToolApprovalAnswer } from '../runner/run-options';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
@@ -151,6 +152,10 @@ export async function startRunRoute(
     started.done.catch((error: unknown) => observeEnd(context, error));
     await started.created;
   } catch (error) {
+    // A runtime shutting down (a deploy): another instance takes the start.
+    if (RuntimeClosedError.isInstance(error)) {
+      return jsonError(503, 'runtime_closed', 'The server is shutting down; retry the start');
+    }
     return context.failure(error, runId);
   }
   return Response.json({ runId }, { status: 201, headers: { 'Cache-Control': 'no-store' } });

@@ -16,7 +16,7 @@ import { OwnedRun } from '../store/owned-run';
 export interface ResolveRunContext {
   /** The assistant message as last checkpointed (the recovered execution continues it). */
   message: UIMessage | null;
-  /** Takeovers of this run so far, this one included (1 on the first recovery). */
+  /** Takeovers of this run so far, this one included (1 on the first recovery; 0 after a graceful hand-off). */
   takeovers: number;
 }
 

@@ -5,6 +5,7 @@ import type { RunEventSource } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
 import type { RecoveryOutcome, TakeOverOptions } from '../recovery/take-over-run';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { CloseOptions } from './lifecycle/shutdown';
 import type { ResumeRunOptions, RuntimeLogEntry, StartRunOptions } from './run-options';
 import type { ToolErrorText } from './tools/tool-error-text';
 import type { StoreRetryOptions } from './writes/retry-schedule';
@@ -106,6 +107,20 @@ export interface AgentRuntime extends RunEventSource {
     outcome: Promise<RecoveryOutcome>;
     done: Promise<AgentRun>;
   };
+  /**
+   * Stops this runtime gracefully (a deploy, SIGTERM): from the call on, `startRun`,
+   * `resumeRun` and `recoverRun` are refused with `RuntimeClosedError`; every in-flight
+   * execution stops its model stream at the next safe point, checkpoints its text, ends its
+   * operation and hands its lease off (`lease-handed-off`: the run stays `running`, its lease
+   * expired now), so another runner's recovery takes it over on its next poll instead of after
+   * a whole lease. Past `timeoutMs` (default 10 s) the leases still held are handed off anyway.
+   * Resolves once every execution handed off; idempotent. Runs paused for approvals hold no
+   * lease and are not touched.
+   *
+   * @example
+   * process.once('SIGTERM', () => void runtime.close({ timeoutMs: 5_000 }).then(() => process.exit(0)));
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;

@@ -6,6 +6,7 @@ import {
 } from '@runlight/protocol';
 import { convertToModelMessages, generateId } from 'ai';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
+import { RuntimeClosedError } from '../errors/runtime-closed-error';
 import { RunEventHub } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
 import { type RecoveryOutcome, takeOverRun } from '../recovery/take-over-run';
@@ -26,6 +27,7 @@ import {
   answerApprovals,
   pendingApprovalIds,
 } from './control/approval-answers';
+import { RuntimeShutdown } from './lifecycle/shutdown';
 import { RunExecution } from './run-execution';
 import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
 import { toolErrorTextOf } from './tools/tool-error-text';
@@ -90,6 +92,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const cancelRequested = new WeakSet<AbortController>();
   /** Runs an answer is waiting to resume (while their pausing execution returns). */
   const resuming = new Set<string>();
+  /** `close()`: refuses new executions, hands off the leases of the running ones. */
+  const shutdown = new RuntimeShutdown({ owner, publishing, controllers, executions, log });
 
   async function createIfMissing(runId: string): Promise<void> {
     try {
@@ -120,6 +124,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   /** Exported as `resumeRun`. */
   function resume({ runId, approvals, ...overrides }: ResumeRunOptions): RunHandle {
+    if (shutdown.closed) return refused(new RuntimeClosedError(runId));
     // The approval request is committed a moment before the paused execution returns: an
     // answer to those requests waits for it (one answer only); any other is refused at once.
     const previous = executions.get(runId);
@@ -208,6 +213,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       | { settled: AgentRun }
     >,
   ): RunHandle {
+    if (shutdown.closed) return refused(new RuntimeClosedError(runId));
     if (controllers.has(runId)) {
       return refused(new Error(`Run ${runId} is already executing here`));
     }
@@ -320,6 +326,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         done: handle.done,
       };
     },
+
+    close: (options) => shutdown.close(options),
 
     cancelRun(runId) {
       const controller = controllers.get(runId);

@@ -21,6 +21,7 @@ import {
   reduceAppendAssistant,
   reduceCommitTerminal,
   reduceCreateRun,
+  reduceHandOffLease,
   reduceRecordRunOperation,
   reduceReleaseLease,
   reduceRenewLease,
@@ -57,11 +58,17 @@ export interface AgentRuntimeStore {
    */
   releaseLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
   /**
+   * Hands the owner's lease off (a `run-status` `lease-handed-off` event; `leaseExpiresAt` is
+   * now): an owner shutting down gracefully (`runtime.close()`) leaves the run `running` and
+   * expired at once, so `findExpiredRuns` returns it and another runner takes it over.
+   */
+  handOffLease(runId: string, guard: OwnerGuard): Promise<AgentRun>;
+  /**
    * Acquires a run whose owner's lease expired — and only such a run: a live lease is a
    * `FencingError` `lease-held` (another recoverer won, or the owner is alive), a run nobody
    * leases an `InvalidTransitionError` `run-not-leased`, an ended one `run-ended`. The
    * compare-and-set decides between competing recoverers. `takeovers` counts every takeover
-   * of the run so far, this one included.
+   * of the run so far, this one included — but not one of a lease handed off (`handOffLease`).
    */
   takeOverRun(
     runId: string,
@@ -314,6 +321,10 @@ export function createAgentRuntimeStore(
 
     releaseLease(runId, guard) {
       return owned(runId, guard, (record) => reduceReleaseLease(record, guard, now()));
+    },
+
+    handOffLease(runId, guard) {
+      return owned(runId, guard, (record) => reduceHandOffLease(record, guard, now()));
     },
 
     async findExpiredRuns({ now: at = now(), limit = 100 } = {}) {

@@ -70,7 +70,8 @@ export function evolveRun(record: StoredRun | null, event: DurableRunEvent): Sto
       if (event.change === 'acquired') {
         const expired =
           record.lease !== null && Date.parse(record.lease.expiresAt) <= Date.parse(event.at);
-        if (expired) next.takeovers = record.takeovers + 1;
+        // A graceful hand-off is no crash: its takeover does not count towards poison runs.
+        if (expired && !record.lease?.handedOff) next.takeovers = record.takeovers + 1;
         next.lease = leaseOf(run, leaseExpiresAt, leaseMsOf(event.at, leaseExpiresAt));
         return next;
       }
@@ -104,6 +105,9 @@ export function evolveRun(record: StoredRun | null, event: DurableRunEvent): Sto
       break;
   }
   next.lease = leaseOf(run, leaseExpiresAt, record.lease?.leaseMs);
+  if (next.lease && event.type === 'run-status' && event.change === 'lease-handed-off') {
+    next.lease = { ...next.lease, handedOff: true };
+  }
   return next;
 }
 

@@ -77,6 +77,11 @@ export class OwnedRun {
     return this.#mutate((guard) => this.#store.releaseLease(this.runId, guard));
   }
 
+  /** Hands the lease off: it expires now (a graceful shutdown; recovery takes the run over). */
+  handOffLease(): Promise<AgentRun> {
+    return this.#mutate((guard) => this.#store.handOffLease(this.runId, guard));
+  }
+
   /**
    * Ends the run. A lost revision race is retried against the run's current revision a
    * bounded number of times: the store recognises a repeated terminal as a duplicate.

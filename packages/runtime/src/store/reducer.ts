@@ -146,6 +146,19 @@ export function reduceReleaseLease(record: StoredRun, guard: OwnerGuard, now: Da
 }
 
 /**
+ * Hands the owner's lease off: the lease expires now (`leaseExpiresAt` is the event's time),
+ * the owner and its fencing token stay. What an execution stopped by a graceful shutdown
+ * (`runtime.close()`) writes after its last checkpoint — the run stays `running`, and another
+ * runner's recovery finds it expired at once instead of after a whole lease.
+ */
+export function reduceHandOffLease(record: StoredRun, guard: OwnerGuard, now: Date): Mutation {
+  checkGuard(record, guard);
+  checkRunning(record);
+  const head = { ...headOf(record, now), leaseExpiresAt: iso(now) };
+  return decided(record, statusChange(head, 'lease-handed-off', record.run));
+}
+
+/**
  * Replaces `lastOperation`. A new operation (a new id) starts in phase `started`, only when
  * the previous one is terminal or there is none, never at a step before the last one, and
  * never reuses an id of this run (checked against the ids of the current step: steps only move

@@ -31,6 +31,7 @@ export function withRunIdValidation(store: AgentRuntimeStore): AgentRuntimeStore
     saveAssistantCheckpoint: check(store.saveAssistantCheckpoint),
     appendAssistant: check(store.appendAssistant),
     releaseLease: check(store.releaseLease),
+    handOffLease: check(store.handOffLease),
     takeOverRun: check(store.takeOverRun),
     // No run id: its answers come from the store.
     findExpiredRuns: (query) => store.findExpiredRuns(query),

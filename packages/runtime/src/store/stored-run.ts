@@ -6,6 +6,11 @@ export const LeaseSchema = z.strictObject({
   owner: z.string().min(1),
   expiresAt: TimestampSchema,
   leaseMs: z.number().int().positive(),
+  /**
+   * Set by a graceful hand-off (`lease-handed-off`): the owner shut down, it did not crash, so
+   * the takeover that follows is not counted in `takeovers` (no poison run).
+   */
+  handedOff: z.literal(true).optional(),
 });
 export type Lease = z.infer<typeof LeaseSchema>;
 
@@ -94,8 +99,9 @@ export const StoredRunSchema = z
       operations: OperationCursorSchema,
       /**
        * How many times the run was acquired from an owner whose lease had expired (a crashed or
-       * silent worker). The recovery loop ends a run taken over more than its `maxAttempts`
-       * (a poison run) instead of resuming it again. Records stored before it existed: 0.
+       * silent worker) — not after a graceful hand-off. The recovery loop ends a run taken over
+       * more than its `maxAttempts` (a poison run) instead of resuming it again. Records stored
+       * before it existed: 0.
        */
       takeovers: z.number().int().min(0),
     }),

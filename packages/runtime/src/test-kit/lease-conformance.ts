@@ -109,4 +109,31 @@ export function describeLeaseConformance(ctx: ConformanceContext): void {
     const resumed = await ctx.store.acquireRun(id, { owner: 'owner-b', leaseMs: 1_000 });
     expect(resumed).toMatchObject({ owner: 'owner-b', leaseExpiresAt: ctx.clock.plus(1_000) });
   });
+
+  it('hands a lease off: expired at once, found and taken over without waiting', async () => {
+    const { id, guard } = await ctx.acquired();
+    const handedOff = await ctx.store.handOffLease(id, guard);
+    expect(handedOff).toMatchObject({
+      leaseExpiresAt: ctx.clock.plus(0),
+      owner: 'owner-a',
+      status: 'running',
+      revision: guard.expectedRevision + 1,
+    });
+    expect((await ctx.store.readEvents(id)).at(-1)).toMatchObject({
+      type: 'run-status',
+      change: 'lease-handed-off',
+      leaseExpiresAt: ctx.clock.plus(0),
+    });
+    expect(await ctx.store.findExpiredRuns()).toContainEqual({
+      runId: id,
+      leaseExpiresAt: ctx.clock.plus(0),
+    });
+    const taken = await ctx.store.takeOverRun(id, { owner: 'owner-b', leaseMs: 1_000 });
+    expect(taken.run).toMatchObject({ owner: 'owner-b', fencingToken: guard.fencingToken + 1 });
+    // A shutdown is no crash: the takeover does not count towards poison runs.
+    expect(taken.takeovers).toBe(0);
+    await expect(
+      ctx.store.handOffLease(id, { ...guard, expectedRevision: taken.run.revision }),
+    ).rejects.toSatisfy(FencingError.isInstance);
+  });
 }

@@ -14,8 +14,10 @@ const gateway = await startGateway({
 });
 console.log(`[gateway] ${gateway.origin}/api/runs/:id(/events)`);
 process.send?.({ type: 'ready', origin: gateway.origin });
-process.on('SIGTERM', async () => {
+const shutdown = async () => {
   await gateway.close();
   await deployment.close();
   process.exit(0);
-});
+};
+process.once('SIGTERM', () => void shutdown());
+process.once('SIGINT', () => void shutdown());

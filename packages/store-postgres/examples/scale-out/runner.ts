@@ -3,6 +3,7 @@
  * (`demo-1`, `demo-2`, …) every `RUN_EVERY_MS`; an application starts runs from its own queue,
  * API or jobs instead.
  */
+import { RuntimeClosedError } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
 
@@ -21,16 +22,28 @@ async function startDemoRun(): Promise<void> {
   await deployment.store.createRun({ runId }).catch(() => {}); // watchers may connect at once
   process.send?.({ type: 'run', runId });
   const model = scriptedModel([{ firstTokenMs: 300, tokenMs: 30, text: words }]);
-  const run = await runtime.startRun({ runId, model, messages: [{ role: 'user', content: 'Hi' }] })
-    .done;
-  console.log(`[runner] ${runId} ${run.status}`);
+  try {
+    const run = await runtime.startRun({
+      runId,
+      model,
+      messages: [{ role: 'user', content: 'Hi' }],
+    }).done;
+    // `running` after a graceful close: the run was handed off to another runner.
+    console.log(`[runner] ${runId} ${run.status}`);
+  } catch (error) {
+    if (!RuntimeClosedError.isInstance(error)) throw error;
+  }
 }
 
 const timer = setInterval(() => void startDemoRun(), every);
 void startDemoRun();
 process.send?.({ type: 'ready' });
-process.on('SIGTERM', async () => {
+// A deploy: stop taking runs, stop the in-flight ones at a checkpoint and hand their leases
+// off (another runner's recovery continues them at once), then exit 0.
+const shutdown = async () => {
   clearInterval(timer);
-  await deployment.close();
+  await deployment.close({ timeoutMs: 10_000 });
   process.exit(0);
-});
+};
+process.once('SIGTERM', () => void shutdown());
+process.once('SIGINT', () => void shutdown());

@@ -32,13 +32,21 @@ function start(file: string, env: Record<string, string>): Promise<{ origin?: st
     }),
   );
 }
-const stop = () => {
-  for (const child of children) child.kill('SIGTERM');
-};
-process.on('SIGINT', () => {
-  stop();
-  process.exit(0);
-});
+/** SIGTERM to every child (each closes gracefully: runners hand their runs off), then waits. */
+const stop = () =>
+  Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void stop().then(() => process.exit(0)));
+}
 
 const gateways = await Promise.all([
   start('./gateway.ts', { PORT: check ? '0' : '3101' }),
@@ -64,6 +72,6 @@ if (!check) {
     same ? `both gateways streamed: ${texts[0]}` : `gateways differ: ${JSON.stringify(texts)}`,
   );
   await deployment.close();
-  stop();
+  await stop();
   process.exit(same ? 0 : 1);
 }

@@ -103,7 +103,8 @@ export async function inject(fault: Fault, context: FaultContext): Promise<strin
       const runner = onlyRunner(context);
       const next = await fleet.start('runner', context.nextRunnerName());
       await fleet.terminate(runner);
-      return `${runner.name} SIGTERMed after ${next.name} started`;
+      // SIGTERM: the runner closes gracefully and hands its runs off to `next` at once.
+      return `${runner.name} SIGTERMed (graceful close) after ${next.name} started`;
     }
   }
 }

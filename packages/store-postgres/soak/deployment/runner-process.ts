@@ -1,8 +1,9 @@
 /**
  * A soak runner: executes the runs the soak starts (IPC `start`), recovers expired ones, and
- * stops gracefully on SIGTERM. Its connection string goes through the soak's proxy.
+ * stops gracefully on SIGTERM (`deployment.close()`: its in-flight runs are stopped at a
+ * checkpoint and handed off to the other runners). Its connection string goes through the
+ * soak's proxy.
  */
-import { createAgentRuntime, createRunRecovery } from '@runlight/runtime';
 import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
 import { executionOf } from './scenarios';
 
@@ -25,23 +26,18 @@ const recordEffect = async (key: string) => {
     [key],
   );
 };
-const runtime = createAgentRuntime({
-  store: deployment.store,
-  events: deployment.bus,
+const { runtime } = deployment.startRunner({
   owner: `${name}-${process.pid}`,
   leaseMs,
   onLog: (entry) => {
     if (entry.level === 'error') console.error(`[${name}] ${entry.runId}: ${entry.message}`);
   },
+  recovery: {
+    intervalMs: Number(process.env.SOAK_RECOVERY_MS ?? 500),
+    maxAttempts: 10,
+    resolveRun: (run, { message }) => executionOf(run.id, { message, recordEffect }),
+  },
 });
-const recovery = createRunRecovery({
-  store: deployment.store,
-  runtime,
-  intervalMs: Number(process.env.SOAK_RECOVERY_MS ?? 500),
-  maxAttempts: 10,
-  resolveRun: (run, { message }) => executionOf(run.id, { message, recordEffect }),
-});
-recovery.start();
 
 process.on('message', (message: { type: string; runId: string }) => {
   if (message.type !== 'start') return;
@@ -57,11 +53,9 @@ process.on('message', (message: { type: string; runId: string }) => {
   );
 });
 
-process.on('SIGTERM', async () => {
-  await recovery.stop();
-  const closable = runtime as typeof runtime & { close?: () => Promise<void> };
-  await closable.close?.();
-  await deployment.close();
-  process.exit(0);
+// A deploy: the recovery loop stops, the runtime stops taking runs and hands the in-flight
+// ones off at a checkpoint, then the bus and the pool close.
+process.once('SIGTERM', () => {
+  void deployment.close({ timeoutMs: 10_000 }).then(() => process.exit(0));
 });
 process.send?.({ type: 'ready' });

@@ -97,6 +97,8 @@ const figures: {
   notes: string;
   runs: number;
   recoveryMs: number;
+  /** The longest wait from a graceful hand-off (`lease-handed-off`) to the next takeover. */
+  handOffMs: number | null;
   violations: number;
 }[] = [];
 
@@ -157,7 +159,10 @@ try {
         10_000,
       );
       let recoveryMs = 0;
+      let handOffMs: number | null = null;
       for (const runId of runIds) {
+        const gap = await handOffGap(runId);
+        if (gap !== null) handOffMs = Math.max(handOffMs ?? 0, gap);
         sampler.remove(runId);
         const checked = await checkRun({
           store,
@@ -191,9 +196,10 @@ try {
         watchers[index] = createWatcher(gateway.name, gateway.origin!);
       }
       const found = violations.length - before;
-      figures.push({ fault, notes, runs: runIds.length, recoveryMs, violations: found });
+      figures.push({ fault, notes, runs: runIds.length, recoveryMs, handOffMs, violations: found });
+      const handOff = handOffMs === null ? '' : `, hand-off to takeover ≤ ${handOffMs} ms`;
       log(
-        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing, ${found} violations`,
+        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing${handOff}, ${found} violations`,
       );
       for (const line of violations.slice(before, before + 10)) log(`  ✗ ${line}`);
     }
@@ -211,10 +217,13 @@ try {
   await admin.end();
 }
 
-console.log('\nfault                 runs  last end after clearing  violations');
+console.log(
+  '\nfault                 runs  last end after clearing  hand-off → takeover  violations',
+);
 for (const row of figures) {
+  const handOff = row.handOffMs === null ? '–' : `${row.handOffMs} ms`;
   console.log(
-    `${row.fault.padEnd(20)} ${String(row.runs).padStart(5)}  ${`${row.recoveryMs} ms`.padStart(23)}  ${String(row.violations).padStart(10)}`,
+    `${row.fault.padEnd(20)} ${String(row.runs).padStart(5)}  ${`${row.recoveryMs} ms`.padStart(23)}  ${handOff.padStart(19)}  ${String(row.violations).padStart(10)}`,
   );
 }
 console.log(
@@ -242,6 +251,20 @@ async function startRuns(runIds: readonly string[]): Promise<void> {
   } finally {
     runner.child.off('message', onMessage);
   }
+}
+
+/** The longest gap from a `lease-handed-off` event of `runId` to the takeover after it. */
+async function handOffGap(runId: string): Promise<number | null> {
+  const events = await store.readEvents(runId);
+  let gap: number | null = null;
+  for (const [index, event] of events.entries()) {
+    if (event.type !== 'run-status' || event.change !== 'lease-handed-off') continue;
+    const next = events
+      .slice(index + 1)
+      .find((later) => later.type === 'run-status' && later.change === 'acquired');
+    if (next) gap = Math.max(gap ?? 0, Date.parse(next.at) - Date.parse(event.at));
+  }
+  return gap;
 }
 
 function deferred() {

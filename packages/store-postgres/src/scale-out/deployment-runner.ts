@@ -1,4 +1,4 @@
-import type { AgentRuntimeStore, RunEventBus } from '@runlight/runtime';
+import type { AgentRuntimeStore, CloseOptions, RunEventBus } from '@runlight/runtime';
 import {
   type AgentRuntime,
   type AgentRuntimeOptions,
@@ -31,8 +31,16 @@ export interface DeploymentRunner {
   runtime: AgentRuntime;
   /** The recovery loop, or undefined when opted out. */
   recovery: RunRecovery | undefined;
-  /** Stops the recovery loop. */
+  /** Stops the recovery loop only (the runtime keeps executing). */
   stop(): void;
+  /**
+   * Stops this runner gracefully (a deploy, SIGTERM): the recovery loop stops taking runs over,
+   * then `runtime.close(options)` refuses new runs, stops every in-flight one at a checkpoint and
+   * hands its lease off, so another runner's recovery takes it over on its next poll instead of
+   * after a whole lease. Resolves once every lease was handed off, at most `timeoutMs` (default
+   * 10 s) later. Idempotent.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** Ends an abandoned run: nothing to continue it with. */
@@ -66,5 +74,19 @@ export function startDeploymentRunner(
     });
     recovery.start();
   }
-  return { runtime, recovery, stop: () => recovery?.stop() };
+  let closing: Promise<void> | undefined;
+  const close = async (closeOptions?: CloseOptions) => {
+    // No takeover starts once the loop stopped; one decided meanwhile is handed off below.
+    await recovery?.stop();
+    await runtime.close(closeOptions);
+  };
+  return {
+    runtime,
+    recovery,
+    stop: () => void recovery?.stop(),
+    close: (closeOptions) => {
+      closing ??= close(closeOptions);
+      return closing;
+    },
+  };
 }

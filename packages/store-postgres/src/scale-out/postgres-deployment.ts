@@ -1,5 +1,6 @@
 import {
   type AgentRuntimeStore,
+  type CloseOptions,
   createAgentRuntimeStore,
   type RunAccessPolicy,
 } from '@runlight/runtime';
@@ -66,11 +67,17 @@ export interface PostgresDeployment {
   /**
    * A runner's runtime on this store and bus, with a recovery loop on by default (every 1 s;
    * `recovery: false` opts out, `recovery: { resolveRun }` continues runs instead of ending
-   * them `ownership_lost`). `close()` stops the loop.
+   * them `ownership_lost`). The runner's `close()` stops the loop and closes the runtime
+   * gracefully (its in-flight runs handed off to the other runners).
    */
   startRunner(options?: DeploymentRunnerOptions): DeploymentRunner;
-  /** Stops every runner's recovery loop, stops listening and, when this function opened the pool, ends it. */
-  close(): Promise<void>;
+  /**
+   * Closes every runner gracefully (`runner.close(options)`: in-flight runs stop at a
+   * checkpoint and their leases are handed off, at most `timeoutMs`, default 10 s), then stops
+   * listening and, when this function opened the pool, ends it. What a SIGTERM handler calls;
+   * idempotent.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /**
@@ -101,6 +108,13 @@ export async function connectPostgresDeployment(
       onError,
     });
     const runners: DeploymentRunner[] = [];
+    let closing: Promise<void> | undefined;
+    const close = async (closeOptions?: CloseOptions) => {
+      // Before the bus and the pool: the hand-offs are written through them.
+      await Promise.all(runners.map((runner) => runner.close(closeOptions)));
+      await bus.close();
+      if (owned) await pool.end();
+    };
     return {
       pool,
       store,
@@ -111,10 +125,10 @@ export async function connectPostgresDeployment(
         runners.push(runner);
         return runner;
       },
-      async close() {
-        for (const runner of runners) runner.stop();
-        await bus.close();
-        if (owned) await pool.end();
+      close(closeOptions) {
+        // Idempotent: a SIGTERM after a SIGINT waits for the same close.
+        closing ??= close(closeOptions);
+        return closing;
       },
     };
   } catch (error) {

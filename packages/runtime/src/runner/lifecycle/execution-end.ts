@@ -7,11 +7,13 @@ import type { TerminalCommit } from '../../store/reducer';
 import type { CheckpointWriter } from '../checkpoints/checkpoint-writer';
 import { type ExecutionContext, now } from '../execution-context';
 import type { OperationRecorder } from './operation-recorder';
+import { handOffExecution } from './shutdown';
 
 /**
  * Ends one execution: the last batch is checkpointed, an operation still open is ended, and
  * the run is committed `completed`, `failed` (with the failure named by its owner) or
- * `cancelled` — or left `running` while its message awaits tool approvals. After a lost lease
+ * `cancelled` — or left `running` while its message awaits tool approvals, or handed off
+ * (`running`, its lease expired now) when a graceful shutdown stopped it. After a lost lease
  * nothing is written; the run is returned as the store holds it.
  *
  * @example
@@ -43,6 +45,10 @@ export async function endExecution(
     context.pausedForApproval = true;
     return releaseForApproval(context);
   }
+
+  // A graceful shutdown: the text is checkpointed and the operation ended; the run goes on
+  // with another runner, which recovery lets take it over at once.
+  if (stop.handingOff()) return handOffExecution(context);
 
   const terminal = stop.failure
     ? { status: 'failed' as const, failure: stop.failure }

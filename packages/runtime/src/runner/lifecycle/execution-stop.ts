@@ -4,6 +4,7 @@ import { StoreConflictError } from '../../errors/store-conflict-error';
 import { StoreRecordError } from '../../errors/store-record-error';
 import { StoreUnavailableError } from '../../errors/store-unavailable-error';
 import type { ExecutionLog } from '../execution-context';
+import { isShutdownAbort } from './shutdown';
 
 /** Thrown into the SDK when the run must not go on (its failure is already recorded). */
 export class RunStoppedError extends Error {
@@ -136,6 +137,15 @@ export class ExecutionStop {
 
   aborted(): boolean {
     return this.#controller.signal.aborted;
+  }
+
+  /**
+   * Stopped by a graceful shutdown (`runtime.close()`) and by nothing else: the run is not
+   * ended but handed off (it stays `running`, its lease expires now).
+   */
+  handingOff(): boolean {
+    const signal = this.#controller.signal;
+    return signal.aborted && isShutdownAbort(signal.reason) && !this.#lost && !this.#failure;
   }
 
   stopped(): boolean {

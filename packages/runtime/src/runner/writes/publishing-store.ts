@@ -39,6 +39,11 @@ export function publishingStore(store: AgentRuntimeStore, bus: RunEventBus): Age
       bus.publish(statusEvent(run, 'lease-released'));
       return run;
     },
+    async handOffLease(runId, guard) {
+      const run = await store.handOffLease(runId, guard);
+      bus.publish(statusEvent(run, 'lease-handed-off'));
+      return run;
+    },
     async recordRunOperation(runId, guard, operation) {
       const run = await store.recordRunOperation(runId, guard, operation);
       if (run.lastOperation) {

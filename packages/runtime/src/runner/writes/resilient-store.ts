@@ -306,6 +306,15 @@ export function resilientStore(
         () => false,
       );
     },
+    handOffLease(runId, guard) {
+      return owned(
+        runId,
+        guard,
+        () => publishing.handOffLease(runId, guard),
+        () => true,
+        () => false,
+      );
+    },
     createRun(input) {
       return unowned(
         input.runId,
