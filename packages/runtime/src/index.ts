@@ -103,7 +103,12 @@ export type {
   ExpiredRun,
 } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
-export type { AgentRuntimeDriver } from './store/driver';
+export {
+  type ControlRequest,
+  ControlRequestSchema,
+  type ControlRequests,
+} from './store/control-requests';
+export type { AgentRuntimeDriver, StoredControlRequest } from './store/driver';
 export {
   EventSequenceError,
   evolveRun,

@@ -7,6 +7,7 @@ import {
 } from '@runlight/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
+import { describeControlRequestConformance } from './control-request-conformance';
 import { assistantMessage, manualClock, modelRequest } from './fixtures';
 import { describeLeaseConformance } from './lease-conformance';
 import { describeRecordIntegrityConformance } from './record-integrity-conformance';
@@ -275,5 +276,6 @@ export function describeDriverConformance(
     };
     describeLeaseConformance(context);
     describeRecordIntegrityConformance(context);
+    describeControlRequestConformance(context);
   });
 }
