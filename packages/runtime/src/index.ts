@@ -81,6 +81,7 @@ export {
   DEFAULT_CHECKPOINT_EVERY_EVENTS,
   isStructuralChunk,
 } from './runner/checkpoints/checkpoint-boundary';
+export { DEFAULT_CONTROL_POLL_MS } from './runner/control/control-pump';
 export type {
   CompactFunction,
   CompactInput,

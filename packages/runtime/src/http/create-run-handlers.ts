@@ -23,7 +23,7 @@ import { SseBufferBudget } from './sse-buffer-budget';
 import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
 
 export interface RunHandlersOptions {
-  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun'>;
+  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun' | 'controlRequests'>;
   /**
    * Where live events are followed: the runtime, or its `RunEventHub`. The run-control routes
    * (`cancel`, `approve`) need the runtime (`cancelRun`, `resumeRun`); without them they

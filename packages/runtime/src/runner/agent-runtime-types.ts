@@ -49,6 +49,13 @@ export interface AgentRuntimeOptions {
   checkpointMinGrowth?: number;
   /** Lease length; renewed by every write and by a heartbeat while idle. Default 30 s. */
   leaseMs?: number;
+  /**
+   * How often the runtime polls the store's durable control requests (cancels and approval
+   * answers recorded by other processes) for the runs it executes or keeps paused. Requests
+   * recorded through the same store object in this process wake it at once. Default 500 ms
+   * (`DEFAULT_CONTROL_POLL_MS`).
+   */
+  controlPollMs?: number;
   /** Where events are published. Default a new in-process `RunEventHub`. */
   events?: RunEventBus;
   /** The server log — the only place provider error text goes. Default `console.error`. */
