@@ -101,7 +101,9 @@ export interface AgentRuntime extends RunEventSource {
   /**
    * Aborts the run's local execution; its operation and the run end `cancelled`. A run this
    * process is not executing (e.g. one awaiting approval) is acquired and ended `cancelled`,
-   * unless another owner's lease holds it (then the attempt is logged).
+   * unless another owner's lease holds it (then the attempt is logged). To cancel a run
+   * wherever it executes, record a request (`store.controlRequests.record`, as the HTTP cancel
+   * route does): the executing runtime applies it exactly once.
    */
   cancelRun(runId: string): void;
   /**
