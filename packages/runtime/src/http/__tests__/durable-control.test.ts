@@ -1,4 +1,5 @@
 import { isStepCount, tool } from 'ai';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { RunEventHub } from '../../events/event-hub';
@@ -21,14 +22,25 @@ afterEach(async () => {
  * Two processes on one database: `a` executes runs; `b` (a second app instance or a gateway,
  * with its own store object over the same driver) serves the HTTP routes.
  */
-async function twoInstances(options: { gateway?: boolean; driver?: AgentRuntimeDriver } = {}) {
+async function twoInstances(
+  options: { gateway?: boolean; driver?: AgentRuntimeDriver; controlPollMs?: number } = {},
+) {
   const driver = options.driver ?? createMemoryDriver();
   const storeA = createAgentRuntimeStore(driver);
   const storeB = createAgentRuntimeStore(driver);
-  const a = createAgentRuntime({ store: storeA, owner: 'worker-a', onLog: () => {} });
+  const a = createAgentRuntime({
+    store: storeA,
+    owner: `worker-a-${crypto.randomUUID()}`,
+    onLog: () => {},
+    ...(options.controlPollMs === undefined ? {} : { controlPollMs: options.controlPollMs }),
+  });
   const b = options.gateway
     ? new RunEventHub()
-    : createAgentRuntime({ store: storeB, owner: 'worker-b', onLog: () => {} });
+    : createAgentRuntime({
+        store: storeB,
+        owner: `worker-b-${crypto.randomUUID()}`,
+        onLog: () => {},
+      });
   const errors: unknown[] = [];
   const handlers = createRunHandlers({
     store: storeB,
@@ -46,7 +58,7 @@ async function twoInstances(options: { gateway?: boolean; driver?: AgentRuntimeD
     const json = (await response.json()) as { error?: { code: string } };
     return { status: response.status, code: json.error?.code };
   };
-  return { a, store: storeA, errors, post };
+  return { a, driver, store: storeA, errors, post };
 }
 
 const streaming = () =>
@@ -179,5 +191,31 @@ describe('durable control requests reach the process executing the run', () => {
       await f.post('/runs/run-1/approvals', { approvals: [{ approvalId, approved: true }] }),
     ).toEqual({ status: 503, code: 'storage_unavailable' });
     expect((await f.store.getRun('run-1')).status).toBe('running');
+  });
+
+  it('of any number of concurrent answers, on either instance, exactly one resumes the run', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.boolean(), { minLength: 2, maxLength: 5 }),
+        fc.nat({ max: 30 }),
+        async (onGateway, pollMs) => {
+          const f = await twoInstances({ gateway: true, controlPollMs: pollMs + 5 });
+          const g = await twoInstances({ driver: f.driver, controlPollMs: pollMs + 5 });
+          const { approvalId, paid } = await pauseOn(f, 'run-p');
+          const approve = { approvals: [{ approvalId, approved: true }] };
+          const answers = await Promise.all(
+            onGateway.map((gateway) => (gateway ? f : g).post('/runs/run-p/approvals', approve)),
+          );
+          expect(answers.filter((answer) => answer.status === 202)).toHaveLength(1);
+          for (const answer of answers.filter(({ status }) => status !== 202)) {
+            expect(answer.status).toBe(409);
+            expect(['already_resuming', 'run_ended', 'run_executing']).toContain(answer.code);
+          }
+          expect((await ended(f.store, 'run-p')).status).toBe('completed');
+          expect(paid()).toBe(1);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 });
