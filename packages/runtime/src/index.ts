@@ -82,6 +82,7 @@ export {
   DEFAULT_CHECKPOINT_EVERY_EVENTS,
   isStructuralChunk,
 } from './runner/checkpoints/checkpoint-boundary';
+export { DEFAULT_CONTROL_POLL_MS } from './runner/control/control-pump';
 export type { CloseOptions } from './runner/lifecycle/shutdown';
 export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export type {
@@ -106,7 +107,12 @@ export type {
   ExpiredRun,
 } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
-export type { AgentRuntimeDriver } from './store/driver';
+export {
+  type ControlRequest,
+  ControlRequestSchema,
+  type ControlRequests,
+} from './store/control-requests';
+export type { AgentRuntimeDriver, StoredControlRequest } from './store/driver';
 export {
   EventSequenceError,
   evolveRun,

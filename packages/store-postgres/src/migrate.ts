@@ -20,6 +20,7 @@ export interface RunlightTables {
   assistants: string;
   events: string;
   liveDeltas: string;
+  controlRequests: string;
 }
 
 /** Validates a schema or channel name: lower-case, so PGlite's unquoted LISTEN agrees too. */
@@ -48,6 +49,7 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
     assistants: table('run_assistants'),
     events: table('run_events'),
     liveDeltas: table('run_live_deltas'),
+    controlRequests: table('run_control_requests'),
   };
 }
 
@@ -67,6 +69,8 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
  * Documents are `json`, not `jsonb`: they are never queried inside, `json` stores the text as
  *   sent (cheaper to write) and accepts every string JSON can encode (`\u0000` included).
  * - `runs.lease_expires_at` (see `leaseColumn`) mirrors the record's lease for the recovery query.
+ * - `run_control_requests` holds durable control requests (cancels, approval answers) until
+ *   the run's executor claims them (`done_at`); its key is what pending reads look up by.
  * No foreign keys: every write of a run goes through one statement that touches its row first,
  *   and a foreign key check would cost a lookup per event on the hot path.
  */
@@ -103,6 +107,16 @@ function statements(tables: RunlightTables): string[] {
     ...leaseColumn(tables),
     // Snapshots are written now and then (a run starts as its events): `record` may be null.
     `ALTER TABLE ${tables.runs} ALTER COLUMN record DROP NOT NULL`,
+    // Durable cancels and approval answers, keyed so a request id is stored at most once;
+    // `done_at` is set by the one claim that applies it (the executor's).
+    `CREATE TABLE IF NOT EXISTS ${tables.controlRequests} (
+      run_id text NOT NULL,
+      request_id text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      done_at timestamptz,
+      request json NOT NULL,
+      PRIMARY KEY (run_id, request_id)
+    )`,
   ];
 }
 

@@ -169,6 +169,37 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       });
       return rows.map((row) => row.event);
     },
+
+    async appendControlRequest(runId, request) {
+      const rows = await sql.query<{ run_id: string }>({
+        name: name('append_control'),
+        text: `INSERT INTO ${tables.controlRequests} (run_id, request_id, created_at, request)
+          VALUES ($1, $2, $3::timestamptz, $4::json)
+          ON CONFLICT (run_id, request_id) DO NOTHING RETURNING run_id`,
+        values: [runId, request.requestId, request.createdAt, JSON.stringify(request)],
+      });
+      return rows.length === 1;
+    },
+
+    async readControlRequests(runIds) {
+      const rows = await sql.query<{ request: unknown }>({
+        name: name('read_control'),
+        text: `SELECT request FROM ${tables.controlRequests}
+          WHERE run_id = ANY($1::text[]) AND done_at IS NULL ORDER BY created_at, request_id`,
+        values: [[...runIds]],
+      });
+      return rows.map((row) => row.request);
+    },
+
+    async markControlRequestDone(runId, requestId) {
+      const rows = await sql.query<{ run_id: string }>({
+        name: name('done_control'),
+        text: `UPDATE ${tables.controlRequests} SET done_at = now()
+          WHERE run_id = $1 AND request_id = $2 AND done_at IS NULL RETURNING run_id`,
+        values: [runId, requestId],
+      });
+      return rows.length === 1;
+    },
   };
 }
 

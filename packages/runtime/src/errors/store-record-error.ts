@@ -11,7 +11,7 @@ export class StoreRecordError extends RunlightError {
 
   constructor(
     readonly runId: string,
-    readonly what: 'run record' | 'event' | 'assistant message' | 'expired run',
+    readonly what: 'run record' | 'event' | 'assistant message' | 'expired run' | 'control request',
     readonly issues: readonly ProtocolIssue[],
   ) {
     super(

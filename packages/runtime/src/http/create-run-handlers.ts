@@ -29,11 +29,12 @@ import { SseBufferBudget } from './sse-buffer-budget';
 import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
 
 export interface RunHandlersOptions {
-  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun'>;
+  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun' | 'controlRequests'>;
   /**
-   * Where live events are followed: the runtime, or its `RunEventHub`. The run-control routes
-   * (`cancel`, `approve`) need the runtime (`cancelRun`, `resumeRun`); without them they
-   * answer `501 not_supported`.
+   * Where live events are followed: the runtime, or its `RunEventHub`. On a store with durable
+   * control requests (`store.controlRequests`) the run-control routes (`cancel`, `approve`)
+   * record them for the executing process and answer `202` once recorded; otherwise they need
+   * the runtime (`cancelRun`, `resumeRun`) and without it answer `501 not_supported`.
    */
   runtime: RunEventSource & Partial<RunControl>;
   /**

@@ -19,6 +19,7 @@ export type RunHttpErrorCode =
   | 'bad_run_id'
   | 'method_not_allowed'
   | 'not_found'
+  | 'storage_unavailable'
   | 'internal';
 
 /** The body of every error response: `{ "error": { "code", "message" } }`. */

@@ -7,6 +7,7 @@ import type { ToolApprovalAnswer } from '../runner/run-options';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import { jsonError } from './json-error';
 import { readJsonBody } from './read-json-body';
+import { notAwaitingApproval, recordApprovals, recordCancel } from './record-control-request';
 
 /** `POST …/runs/:id/approvals`: the answers to one or more pending approval requests. */
 export const ApprovalsBodySchema = z.strictObject({
@@ -42,7 +43,7 @@ export type StartRun = (input: {
 }) => RunHandle | Response | Promise<RunHandle | Response>;
 
 export interface RunControlContext {
-  store: Pick<AgentRuntimeStore, 'getRun'>;
+  store: Pick<AgentRuntimeStore, 'getRun' | 'getSnapshot' | 'controlRequests'>;
   control: Partial<RunControl>;
   maxBodyBytes: number;
   /** A store or runtime failure (404 for an unknown run, else a generic 500). */
@@ -70,6 +71,7 @@ const unsupported = (what: string) =>
 /** `POST …/runs/:id/cancel` → `202 { runId }` (body ignored). */
 export async function cancelRunRoute(context: RunControlContext, runId: string) {
   const { control } = context;
+  if (context.store.controlRequests) return recordCancel(context, runId);
   if (typeof control.cancelRun !== 'function') return unsupported('cancel runs');
   try {
     await context.store.getRun(runId);
@@ -87,7 +89,8 @@ export async function approveRunRoute(
   runId: string,
 ): Promise<Response> {
   const { control } = context;
-  if (typeof control.resumeRun !== 'function') return unsupported('resume runs');
+  const durable = context.store.controlRequests !== undefined;
+  if (!durable && typeof control.resumeRun !== 'function') return unsupported('resume runs');
   const body = await readJsonBody(request, context.maxBodyBytes);
   if (!body.ok) return body.response;
   const parsed = ApprovalsBodySchema.safeParse(body.value);
@@ -96,19 +99,20 @@ export async function approveRunRoute(
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(body)';
     return jsonError(400, 'bad_body', `${where}: ${issue?.message ?? 'is invalid'}`);
   }
+  const approvals = parsed.data.approvals.map(({ reason, ...answer }) =>
+    reason === undefined ? answer : { ...answer, reason },
+  );
+  if (durable) return recordApprovals(context, runId, approvals);
   let run: AgentRun;
   try {
     run = await context.store.getRun(runId);
   } catch (error) {
     return context.failure(error, runId);
   }
-  const notAwaiting = () =>
-    jsonError(409, 'not_awaiting_approval', `Run ${runId} awaits none of these approvals here`);
+  const notAwaiting = () => notAwaitingApproval(runId);
   if (run.status !== 'running') return notAwaiting();
-  const approvals = parsed.data.approvals.map(({ reason, ...answer }) =>
-    reason === undefined ? answer : { ...answer, reason },
-  );
   try {
+    if (!control.resumeRun) return unsupported('resume runs');
     const handle = control.resumeRun({ runId, approvals });
     // Only `created` decides the answer; the execution's end must still be observed.
     handle.done.catch((error: unknown) => observeEnd(context, error));

@@ -50,6 +50,13 @@ export interface AgentRuntimeOptions {
   checkpointMinGrowth?: number;
   /** Lease length; renewed by every write and by a heartbeat while idle. Default 30 s. */
   leaseMs?: number;
+  /**
+   * How often the runtime polls the store's durable control requests (cancels and approval
+   * answers recorded by other processes) for the runs it executes or keeps paused. Requests
+   * recorded through the same store object in this process wake it at once. Default 500 ms
+   * (`DEFAULT_CONTROL_POLL_MS`).
+   */
+  controlPollMs?: number;
   /** Where events are published. Default a new in-process `RunEventHub`. */
   events?: RunEventBus;
   /** The server log — the only place provider error text goes. Default `console.error`. */
@@ -95,7 +102,9 @@ export interface AgentRuntime extends RunEventSource {
   /**
    * Aborts the run's local execution; its operation and the run end `cancelled`. A run this
    * process is not executing (e.g. one awaiting approval) is acquired and ended `cancelled`,
-   * unless another owner's lease holds it (then the attempt is logged).
+   * unless another owner's lease holds it (then the attempt is logged). To cancel a run
+   * wherever it executes, record a request (`store.controlRequests.record`, as the HTTP cancel
+   * route does): the executing runtime applies it exactly once.
    */
   cancelRun(runId: string): void;
   /**

@@ -22,11 +22,13 @@ import {
   refused,
 } from './agent-runtime-types';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoints/checkpoint-boundary';
+import { applyControlRequest } from './control/apply-control-request';
 import {
   ApprovalRefusedError,
   answerApprovals,
   pendingApprovalIds,
 } from './control/approval-answers';
+import { startControlPump } from './control/control-pump';
 import { RuntimeShutdown } from './lifecycle/shutdown';
 import { RunExecution } from './run-execution';
 import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
@@ -121,6 +123,41 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     paused.delete(runId);
     bus.endRun(runId);
   }
+
+  /** Exported as `cancelRun`; also what a durable cancel request applies. */
+  function cancelHere(runId: string): void {
+    const controller = controllers.get(runId);
+    if (controller) {
+      cancelRequested.add(controller);
+      controller.abort('cancelled');
+      return;
+    }
+    // Not executing here (e.g. awaiting approval): end it if no live owner holds it. A resume
+    // sent meanwhile waits for it (and then finds the run ended), instead of racing it for
+    // the lease under the same owner name.
+    if (executions.has(runId)) return;
+    const cancelling = cancelIdle(runId)
+      .catch((error) =>
+        log({ level: 'warn', message: 'The run could not be cancelled', runId, error }),
+      )
+      .finally(() => {
+        if (executions.get(runId) === cancelling) executions.delete(runId);
+      }) as Promise<unknown> as Promise<AgentRun>;
+    executions.set(runId, cancelling);
+  }
+
+  // Durable cancels and approval answers recorded by any process, for the runs executed (or
+  // kept paused) here: claimed once, then applied (see `startControlPump`).
+  const requests = store.controlRequests;
+  const pump = requests
+    ? startControlPump({
+        requests,
+        runs: () => new Set([...controllers.keys(), ...paused.keys()]),
+        apply: (request) => applyControlRequest(request, { cancel: cancelHere, resume, log }),
+        log,
+        pollMs: options.controlPollMs,
+      })
+    : undefined;
 
   /** Exported as `resumeRun`. */
   function resume({ runId, approvals, ...overrides }: ResumeRunOptions): RunHandle {
@@ -226,6 +263,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     if (external?.aborted) onExternalAbort();
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     controllers.set(runId, controller);
+    // A request recorded before this execution began (e.g. a cancel of a queued run) applies.
+    pump?.wake();
 
     let admitted!: (run: Promise<AgentRun>) => void;
     const created = new Promise<AgentRun>((resolve) => {
@@ -327,28 +366,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       };
     },
 
-    close: (options) => shutdown.close(options),
+    // The control pump serves cancels until the last run is handed off, then stops polling.
+    close: (options) => shutdown.close(options).finally(() => pump?.stop()),
 
-    cancelRun(runId) {
-      const controller = controllers.get(runId);
-      if (controller) {
-        cancelRequested.add(controller);
-        controller.abort('cancelled');
-        return;
-      }
-      // Not executing here (e.g. awaiting approval): end it if no live owner holds it. A resume
-      // sent meanwhile waits for it (and then finds the run ended), instead of racing it for
-      // the lease under the same owner name.
-      if (executions.has(runId)) return;
-      const cancelling = cancelIdle(runId)
-        .catch((error) =>
-          log({ level: 'warn', message: 'The run could not be cancelled', runId, error }),
-        )
-        .finally(() => {
-          if (executions.get(runId) === cancelling) executions.delete(runId);
-        }) as Promise<unknown> as Promise<AgentRun>;
-      executions.set(runId, cancelling);
-    },
+    cancelRun: cancelHere,
   };
 }
 

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import { StoreRecordError } from '../errors/store-record-error';
+import { type ControlRequests, controlRequestsOf } from './control-requests';
 import type { AgentRuntimeDriver } from './driver';
 import { EventSequenceError, evolveRun, toStoredEvent } from './evolve-run';
 import { materialiseAssistant } from './materialise-assistant';
@@ -31,6 +32,7 @@ import {
 } from './reducer';
 import { withRunIdValidation } from './run-id-guard';
 import { type Mutation, type StoredRun, StoredRunSchema } from './stored-run';
+import { issuesOf } from './zod-issues';
 
 /**
  * The store the runner talks to. Every owned mutation takes `{ owner, fencingToken,
@@ -83,6 +85,8 @@ export interface AgentRuntimeStore {
   /** The run and its assistant message, materialised from its last consolidation and appends. */
   getSnapshot(runId: string): Promise<RunSnapshot>;
   readEvents(runId: string, options?: { afterRevision?: number }): Promise<DurableRunEvent[]>;
+  /** Durable cancels and approval answers, when the driver stores them (`ControlRequests`). */
+  controlRequests?: ControlRequests;
 }
 
 /** A run whose owner went silent: its lease expired at `leaseExpiresAt`. */
@@ -104,13 +108,6 @@ export interface AgentRuntimeStoreOptions {
    * the last one (default `SNAPSHOT_EVERY_EVENTS`, 64): the most events a load folds.
    */
   snapshotEveryEvents?: number;
-}
-
-function issuesOf(error: z.ZodError) {
-  return error.issues.map((issue) => ({
-    path: issue.path.join('.') || '(root)',
-    message: issue.message,
-  }));
 }
 
 /** Unowned mutations (create, acquire) retry a lost compare-and-set this many times. */
@@ -400,6 +397,7 @@ export function createAgentRuntimeStore(
       if (raw.length === 0 && !(await load(runId))) throw new RunNotFoundError(runId);
       return parseEvents(runId, raw);
     },
+    controlRequests: controlRequestsOf(driver, now),
   });
 }
 

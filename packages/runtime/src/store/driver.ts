@@ -51,4 +51,28 @@ export interface AgentRuntimeDriver {
    * however many runs are stored (an index on the lease expiry).
    */
   findExpiredRuns(query: { now: string; limit: number }): Promise<unknown[]>;
+  /**
+   * Optional capability: durable control requests (a cancel, approval answers) sent to any
+   * process for a run another may execute. Atomically stores `request` under
+   * `(runId, request.requestId)` unless one is stored there already: `true` when stored,
+   * `false` when the key existed (done or not) — so a request id is recorded at most once.
+   */
+  appendControlRequest?(runId: string, request: StoredControlRequest): Promise<boolean>;
+  /** The requests of these runs not yet marked done, oldest first (`StoredControlRequest`s). */
+  readControlRequests?(runIds: readonly string[]): Promise<unknown[]>;
+  /**
+   * Marks the request done; `true` for the one call that changed it (the claim an executor
+   * makes before applying it, so each request is applied exactly once), else `false`.
+   */
+  markControlRequestDone?(runId: string, requestId: string): Promise<boolean>;
+}
+
+/** A durable control request as a driver stores it (the store validates what it reads). */
+export interface StoredControlRequest {
+  runId: string;
+  requestId: string;
+  kind: 'cancel' | 'approvals';
+  /** The answers of an `approvals` request. */
+  approvals?: { approvalId: string; approved: boolean; reason?: string }[];
+  createdAt: string;
 }

@@ -1,4 +1,4 @@
-import type { AgentRuntimeDriver } from './driver';
+import type { AgentRuntimeDriver, StoredControlRequest } from './driver';
 import type { StoredRunEvent } from './evolve-run';
 import type { StoredRun } from './stored-run';
 
@@ -19,6 +19,8 @@ interface Entry {
  */
 export function createMemoryDriver(): AgentRuntimeDriver {
   const runs = new Map<string, Entry>();
+  /** Control requests by run, then request id (insertion order: oldest first). */
+  const control = new Map<string, Map<string, { request: StoredControlRequest; done: boolean }>>();
 
   const driver: AgentRuntimeDriver = {
     async load(runId) {
@@ -79,6 +81,25 @@ export function createMemoryDriver(): AgentRuntimeDriver {
           (a.runId < b.runId ? -1 : 1),
       );
       return expired.slice(0, Math.max(0, limit));
+    },
+    async appendControlRequest(runId, request) {
+      const requests = control.get(runId) ?? new Map();
+      control.set(runId, requests);
+      if (requests.has(request.requestId)) return false;
+      requests.set(request.requestId, { request: structuredClone(request), done: false });
+      return true;
+    },
+    async readControlRequests(runIds) {
+      const pending = runIds.flatMap((runId) =>
+        [...(control.get(runId)?.values() ?? [])].filter((entry) => !entry.done),
+      );
+      return structuredClone(pending.map((entry) => entry.request));
+    },
+    async markControlRequestDone(runId, requestId) {
+      const entry = control.get(runId)?.get(requestId);
+      if (!entry || entry.done) return false;
+      entry.done = true;
+      return true;
     },
   };
   storedEvents.set(driver, runs);

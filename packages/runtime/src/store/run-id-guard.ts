@@ -40,5 +40,6 @@ export function withRunIdValidation(store: AgentRuntimeStore): AgentRuntimeStore
     getRun: check(store.getRun),
     getSnapshot: check(store.getSnapshot),
     readEvents: check(store.readEvents),
+    ...(store.controlRequests ? { controlRequests: store.controlRequests } : {}),
   };
 }

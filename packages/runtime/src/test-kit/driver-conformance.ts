@@ -8,6 +8,7 @@ import {
   StoreConflictError,
 } from '../index';
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
+import { describeControlRequestConformance } from './control-request-conformance';
 import { describeLeaseConformance } from './lease-conformance';
 import { describeRecordIntegrityConformance } from './record-integrity-conformance';
 
@@ -275,5 +276,6 @@ export function describeDriverConformance(
     };
     describeLeaseConformance(context);
     describeRecordIntegrityConformance(context);
+    describeControlRequestConformance(context);
   });
 }

@@ -55,7 +55,9 @@ export interface Gateway {
 /**
  * A gateway process's HTTP server: snapshots and SSE of runs that runner processes execute,
  * followed through the event bus. It executes no run, so nothing competes with serving on its
- * event loop; add gateways behind a load balancer to serve more watchers.
+ * event loop; add gateways behind a load balancer to serve more watchers. Cancels and approval
+ * answers it receives are recorded in the store (`202` = recorded durably) for the runner that
+ * executes the run, which applies each exactly once.
  *
  * @example
  * const deployment = await connectPostgresDeployment({ connectionString, authorize });

@@ -14,6 +14,9 @@ function corruptibleMemoryDriver() {
         : inner.compareAndSet(runId, expected, next, events, head),
     readEvents: (runId, after) => inner.readEvents(runId, after),
     findExpiredRuns: (query) => inner.findExpiredRuns(query),
+    appendControlRequest: inner.appendControlRequest,
+    readControlRequests: inner.readControlRequests,
+    markControlRequestDone: inner.markControlRequestDone,
   };
   return {
     driver,
