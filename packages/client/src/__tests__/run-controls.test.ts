@@ -123,12 +123,12 @@ describe('client.cancel and client.answerApprovals on the library’s control ro
       .join('');
     expect(text).toBe('Paying. Paid five.');
 
-    // The run no longer waits: a second answer is refused with the server's code.
+    // The run ended: a second answer is refused with the server's code.
     expect(
       await failure(
         runlight.answerApprovals('pay-5', [{ approvalId: approvalId!, approved: true }]),
       ),
-    ).toMatchObject({ kind: 'http', status: 409, code: 'not_awaiting_approval' });
+    ).toMatchObject({ kind: 'http', status: 409, code: 'run_ended' });
     unsubscribe();
   });
 

@@ -23,7 +23,12 @@ const runtime = createAgentRuntime({
   events: deployment.bus,
   owner: 'child',
 });
-const gateway = await startGateway({ store: deployment.store, bus: deployment.bus });
+// The stored form (owner, fencing token): the test compares what it serves with the store's log.
+const gateway = await startGateway({
+  store: deployment.store,
+  bus: deployment.bus,
+  exposeInternals: true,
+});
 // Idle pooled connections beside the LISTEN one: what a server restart closes.
 await Promise.all(Array.from({ length: 4 }, () => deployment.pool.query('SELECT pg_sleep(0.05)')));
 process.stdout.write(`${JSON.stringify({ origin: gateway.origin })}\n`);
