@@ -21,10 +21,10 @@ import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { readSnippets } from './snippets';
+import { writeSnippets } from './snippets';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -206,41 +206,6 @@ async function typecheck(cwd: string, config: string): Promise<void> {
   );
 }
 
-/**
- * Writes every README snippet under `snippets/` and a tsconfig per resolution that checks them
- * (app files with relative imports under Bundler only); returns the tsconfig names.
- */
-async function writeSnippets(cwd: string): Promise<string[]> {
-  const snippets = await readSnippets(ROOT);
-  await rm(join(cwd, 'snippets'), { recursive: true, force: true });
-  for (const snippet of snippets) {
-    const target = join(cwd, 'snippets', snippet.file);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, snippet.code);
-  }
-  const base = JSON.parse(await readFile(join(cwd, 'tsconfig.bundler.json'), 'utf8'));
-  const configs: [string, string, boolean][] = [
-    ['tsconfig.snippets.nodenext.json', 'NodeNext', false],
-    ['tsconfig.snippets.bundler.json', 'Bundler', true],
-  ];
-  for (const [name, resolution, withApps] of configs) {
-    const files = snippets
-      .filter((snippet) => withApps || !snippet.bundlerOnly)
-      .map((snippet) => `snippets/${snippet.file}`);
-    const compilerOptions = {
-      ...base.compilerOptions,
-      module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
-      moduleResolution: resolution,
-      // Snippets show a line, not a program: an unused name is not an error in them.
-      noUnusedLocals: false,
-    };
-    const config = { compilerOptions, files: ['snippet-globals.d.ts', ...files] };
-    await writeFile(join(cwd, name), `${JSON.stringify(config, null, 2)}\n`);
-  }
-  console.log(`  ${snippets.length} README snippets`);
-  return configs.map(([name]) => name);
-}
-
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -370,7 +335,7 @@ if (wants('node')) {
 if (wants('typescript')) {
   await step('TypeScript: NodeNext and Bundler, strict, exactOptionalPropertyTypes', async () => {
     const cwd = await copyTemplate('typescript');
-    const configs = await writeSnippets(cwd);
+    const configs = await writeSnippets(ROOT, cwd);
     await Promise.all(
       ['tsconfig.nodenext.json', 'tsconfig.bundler.json', ...configs].map((config) =>
         typecheck(cwd, config),

@@ -14,8 +14,8 @@
  * - Blocks with relative imports are app files (Next.js, Vite): they are checked under
  *   `moduleResolution: Bundler` only; every other block under NodeNext and Bundler.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /** The Markdown files whose snippets are checked (paths from the repository root). */
 export const SNIPPET_SOURCES = [
@@ -88,4 +88,39 @@ export async function readSnippets(root: string): Promise<Snippet[]> {
     if (markdown !== null) all.push(...extractSnippets(source, markdown));
   }
   return all;
+}
+
+/**
+ * Writes every README snippet under `snippets/` and a tsconfig per resolution that checks them
+ * (app files with relative imports under Bundler only); returns the tsconfig names.
+ */
+export async function writeSnippets(root: string, cwd: string): Promise<string[]> {
+  const snippets = await readSnippets(root);
+  await rm(join(cwd, 'snippets'), { recursive: true, force: true });
+  for (const snippet of snippets) {
+    const target = join(cwd, 'snippets', snippet.file);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, snippet.code);
+  }
+  const base = JSON.parse(await readFile(join(cwd, 'tsconfig.bundler.json'), 'utf8'));
+  const configs: [string, string, boolean][] = [
+    ['tsconfig.snippets.nodenext.json', 'NodeNext', false],
+    ['tsconfig.snippets.bundler.json', 'Bundler', true],
+  ];
+  for (const [name, resolution, withApps] of configs) {
+    const files = snippets
+      .filter((snippet) => withApps || !snippet.bundlerOnly)
+      .map((snippet) => `snippets/${snippet.file}`);
+    const compilerOptions = {
+      ...base.compilerOptions,
+      module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
+      moduleResolution: resolution,
+      // Snippets show a line, not a program: an unused name is not an error in them.
+      noUnusedLocals: false,
+    };
+    const config = { compilerOptions, files: ['snippet-globals.d.ts', ...files] };
+    await writeFile(join(cwd, name), `${JSON.stringify(config, null, 2)}\n`);
+  }
+  console.log(`  ${snippets.length} README snippets`);
+  return configs.map(([name]) => name);
 }

@@ -2,10 +2,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { RunDeltaEvent, RunOperationEvent, RunSnapshot, UIMessage } from '@runlight/protocol';
 import { bench, describe } from 'vitest';
-import { applyEvent } from '../src/apply-event';
-import { mergeSnapshot } from '../src/merge-snapshot';
-import { initialRunState, type RunState } from '../src/run-state';
-import { selectMessage } from '../src/select-message';
+import { applyEvent } from '../src/merge/apply-event';
+import { mergeSnapshot } from '../src/merge/merge-snapshot';
+import { initialRunState, type RunState } from '../src/merge/run-state';
+import { selectMessage } from '../src/select/select-message';
 
 /**
  * `applyEvent` throughput for durable events and for text deltas, against a minimal immutable

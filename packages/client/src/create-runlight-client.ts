@@ -1,6 +1,10 @@
-import { fetchRunSnapshot, type LoadedSnapshot, type SnapshotLoad } from './fetch-snapshot';
+import {
+  fetchRunSnapshot,
+  type LoadedSnapshot,
+  type SnapshotLoad,
+} from './connection/fetch-snapshot';
+import { RunHistory } from './history/run-history';
 import { type ApprovalAnswer, postApprovals, postRunControl } from './run-controls';
-import { RunHistory } from './run-history';
 import { RunStore } from './run-store';
 import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
 

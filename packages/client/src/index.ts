@@ -1,44 +1,44 @@
-export { applyEvent } from './apply-event';
-export type { BatchSnapshotContext } from './batch-snapshot-loader';
-export { batchSnapshotLoader } from './batch-snapshot-loader';
-export type {
-  MultiplexedRunlightClient,
-  MultiplexedRunlightClientOptions,
-} from './create-multiplexed-client';
-export { createMultiplexedRunlightClient } from './create-multiplexed-client';
+export type { BatchSnapshotContext } from './connection/batch-snapshot-loader';
+export { batchSnapshotLoader } from './connection/batch-snapshot-loader';
+export { cursorOf } from './connection/cursor';
+export type { LoadedSnapshot, SnapshotLoad } from './connection/fetch-snapshot';
+export type { LeaseExpirySource } from './connection/watch-lease-expiry';
+export { watchLeaseExpiry } from './connection/watch-lease-expiry';
 export type {
   RunlightClient,
   RunlightClientOptions,
   SnapshotLoader,
 } from './create-runlight-client';
 export { createRunlightClient } from './create-runlight-client';
-export { cursorOf } from './cursor';
 export type { RunlightClientErrorKind } from './errors/runlight-client-error';
 export { RunlightClientError } from './errors/runlight-client-error';
-export type { LoadedSnapshot, SnapshotLoad } from './fetch-snapshot';
-export { HeldEvents } from './held-events';
-export type { MergeSnapshotOptions } from './merge-snapshot';
-export { mergeSnapshot } from './merge-snapshot';
-export type { ApprovalAnswer } from './run-controls';
-export type { RunHistoryContext } from './run-history';
-export { RunHistory } from './run-history';
-export type { CoveredRevisions, RunHistoryState } from './run-history-state';
+export type { RunHistoryContext } from './history/run-history';
+export { RunHistory } from './history/run-history';
+export type { CoveredRevisions, RunHistoryState } from './history/run-history-state';
 export {
   completeThrough,
   initialHistoryState,
   mergeHistoryPage,
   mergeLiveEvent,
   nextHistoryAfter,
-} from './run-history-state';
-export type { RunMultiplexerOptions } from './run-multiplexer';
-export { RunMultiplexer } from './run-multiplexer';
-export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './run-state';
-export { initialRunState } from './run-state';
+} from './history/run-history-state';
+export { applyEvent } from './merge/apply-event';
+export { HeldEvents } from './merge/held-events';
+export type { MergeSnapshotOptions } from './merge/merge-snapshot';
+export { mergeSnapshot } from './merge/merge-snapshot';
+export type { ConnectionState, LiveOverlay, RunState, SyncPhase } from './merge/run-state';
+export { initialRunState } from './merge/run-state';
+export type {
+  MultiplexedRunlightClient,
+  MultiplexedRunlightClientOptions,
+} from './multiplex/create-multiplexed-client';
+export { createMultiplexedRunlightClient } from './multiplex/create-multiplexed-client';
+export type { RunMultiplexerOptions } from './multiplex/run-multiplexer';
+export { RunMultiplexer } from './multiplex/run-multiplexer';
+export type { ApprovalAnswer } from './run-controls';
 export { RunStore } from './run-store';
 export type { ReconnectOptions, StreamLimits } from './run-store-context';
-export type { Activity, ActivityKind } from './select-activity';
-export { selectActivity, selectLeaseExpiry } from './select-activity';
-export { selectElapsedMs } from './select-elapsed-ms';
-export { selectMessage } from './select-message';
-export type { LeaseExpirySource } from './watch-lease-expiry';
-export { watchLeaseExpiry } from './watch-lease-expiry';
+export type { Activity, ActivityKind } from './select/select-activity';
+export { selectActivity, selectLeaseExpiry } from './select/select-activity';
+export { selectElapsedMs } from './select/select-elapsed-ms';
+export { selectMessage } from './select/select-message';

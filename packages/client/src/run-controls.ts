@@ -1,6 +1,6 @@
 import { RunIdSchema } from '@runlight/protocol';
+import { httpErrorKind } from './connection/fetch-snapshot';
 import { RunlightClientError } from './errors/runlight-client-error';
-import { httpErrorKind } from './fetch-snapshot';
 
 /** One answer to a tool approval request (`POST …/runs/:id/approvals`). */
 export interface ApprovalAnswer {

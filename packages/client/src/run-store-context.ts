@@ -1,4 +1,4 @@
-import type { SnapshotLoad } from './fetch-snapshot';
+import type { SnapshotLoad } from './connection/fetch-snapshot';
 
 export interface ReconnectOptions {
   /** First retry delay (before jitter). Default 500 ms. */

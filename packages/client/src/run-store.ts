@@ -1,9 +1,9 @@
 import type { DurableRunEvent } from '@runlight/protocol';
+import { validateSnapshot } from './connection/fetch-snapshot';
 import { RunConnection } from './connection/run-connection';
 import { RunlightClientError } from './errors/runlight-client-error';
-import { validateSnapshot } from './fetch-snapshot';
-import { mergeSnapshot } from './merge-snapshot';
-import { initialRunState, type RunState } from './run-state';
+import { mergeSnapshot } from './merge/merge-snapshot';
+import { initialRunState, type RunState } from './merge/run-state';
 import type { RunStoreContext } from './run-store-context';
 
 export type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';

@@ -16,7 +16,7 @@ import { bench, describe } from 'vitest';
 import { RunEventHub } from '../src/events/event-hub';
 import { publishingDriver, ScriptedRun } from '../src/http/__tests__/http-test-kit';
 import { createRunHandlers } from '../src/http/create-run-handlers';
-import { formatSseMessage } from '../src/http/format-sse-message';
+import { formatSseMessage } from '../src/http/streams/format-sse-message';
 import { createAgentRuntimeStore } from '../src/store/agent-runtime-store';
 import { createMemoryDriver } from '../src/store/memory-driver';
 

@@ -21,13 +21,11 @@ export type {
 } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
-export type { RunAccessPolicy } from './http/access-policy';
-export { DEFAULT_REAUTHORIZE_MS } from './http/access-policy';
-export type { Authorize, AuthorizeInput, RunAction } from './http/authorize';
-export { BadCursorError } from './http/bad-cursor-error';
-export { isClientGone } from './http/client-gone';
-export type { RunCorsOptions, RunCorsPolicy } from './http/cors';
-export { createCorsPolicy } from './http/cors';
+export type { RunAccessPolicy } from './http/access/access-policy';
+export { DEFAULT_REAUTHORIZE_MS } from './http/access/access-policy';
+export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
+export type { RunCorsOptions, RunCorsPolicy } from './http/access/cors';
+export { createCorsPolicy } from './http/access/cors';
 export type {
   MultiplexHandlers,
   MultiplexHandlersOptions,
@@ -41,32 +39,38 @@ export type {
   RunSnapshotResponse,
 } from './http/create-run-handlers';
 export { createRunHandlers } from './http/create-run-handlers';
-export type { RunRouter, RunRouterOptions } from './http/create-run-router';
-export { createRunRouter } from './http/create-run-router';
-export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
-export type {
-  RunSubscription,
-  RunSubscriptionRefusal,
-} from './http/multiplexed-event-stream';
-export { MultiplexedEventStream } from './http/multiplexed-event-stream';
-export type { JsonBody } from './http/read-json-body';
-export { readJsonBody } from './http/read-json-body';
-export { pathProblem, rawPathOf, setRawRequestTarget } from './http/request-target';
-export type { RunControl, StartRun } from './http/run-control';
-export { ApprovalsBodySchema } from './http/run-control';
-export type { RunCursor } from './http/run-cursor';
-export { formatRunCursor, parseRunCursor } from './http/run-cursor';
-export type { RunResetEvent } from './http/run-event-stream';
+export type { RunRouter, RunRouterOptions } from './http/routes/create-run-router';
+export { createRunRouter } from './http/routes/create-run-router';
+export type { RunHttpErrorBody, RunHttpErrorCode } from './http/routes/json-error';
+export type { JsonBody } from './http/routes/read-json-body';
+export { readJsonBody } from './http/routes/read-json-body';
+export { pathProblem, rawPathOf, setRawRequestTarget } from './http/routes/request-target';
+export type { RunControl, StartRun } from './http/routes/run-control';
+export { ApprovalsBodySchema } from './http/routes/run-control';
 export {
   DEFAULT_HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGE_SIZE,
-} from './http/run-history';
-export type { RunRoute, RunRouteName } from './http/run-routes';
-export { RUN_ROUTES } from './http/run-routes';
-export { SseBufferBudget } from './http/sse-buffer-budget';
-export { DEFAULT_MAX_EVENT_BYTES } from './http/sse-event-size';
-export type { NodeListener, WebHandler } from './http/to-node-listener';
-export { createNodeRequest, toNodeListener, writeNodeResponse } from './http/to-node-listener';
+} from './http/routes/run-history';
+export type { RunRoute, RunRouteName } from './http/routes/run-routes';
+export { RUN_ROUTES } from './http/routes/run-routes';
+export type { NodeListener, WebHandler } from './http/routes/to-node-listener';
+export {
+  createNodeRequest,
+  toNodeListener,
+  writeNodeResponse,
+} from './http/routes/to-node-listener';
+export { BadCursorError } from './http/streams/bad-cursor-error';
+export { isClientGone } from './http/streams/client-gone';
+export type {
+  RunSubscription,
+  RunSubscriptionRefusal,
+} from './http/streams/multiplexed-event-stream';
+export { MultiplexedEventStream } from './http/streams/multiplexed-event-stream';
+export type { RunCursor } from './http/streams/run-cursor';
+export { formatRunCursor, parseRunCursor } from './http/streams/run-cursor';
+export type { RunResetEvent } from './http/streams/run-event-stream';
+export { SseBufferBudget } from './http/streams/sse-buffer-budget';
+export { DEFAULT_MAX_EVENT_BYTES } from './http/streams/sse-event-size';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
 export { createRunRecovery } from './recovery/create-run-recovery';
 export type {

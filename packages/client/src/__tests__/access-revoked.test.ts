@@ -11,8 +11,8 @@ import {
 import { scriptedModel } from '@runlight/runtime/testing';
 import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMultiplexedRunlightClient } from '../create-multiplexed-client';
 import { createRunlightClient } from '../create-runlight-client';
+import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed-client';
 
 const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 10 });
 

@@ -11,10 +11,10 @@ import {
   textMessage,
 } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../apply-event';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState, type RunState } from '../run-state';
-import { selectMessage } from '../select-message';
+import { applyEvent } from '../merge/apply-event';
+import { mergeSnapshot } from '../merge/merge-snapshot';
+import { initialRunState, type RunState } from '../merge/run-state';
+import { selectMessage } from '../select/select-message';
 
 /**
  * SPEC.md rules 1–3 as a table: every sync phase of the state × every kind of input.

@@ -1,7 +1,7 @@
 import { modelRequestOperation, operationEvent, snapshot, textDelta } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
 import { RunlightClientError } from '../errors/runlight-client-error';
-import type { RunState } from '../run-state';
+import type { RunState } from '../merge/run-state';
 import { FakeServer, fakeClient, sse, startedRun, waitFor } from './fake-server';
 
 /**

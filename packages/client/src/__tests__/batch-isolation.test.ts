@@ -1,7 +1,7 @@
 import { type RunServer, serveRunHandlers } from '@runlight/runtime/test-kit';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMultiplexedRunlightClient } from '../create-multiplexed-client';
+import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed-client';
 
 /** Real `createRunHandlers` + `createMultiplexHandlers` on loopback; one run cannot be read. */
 let server: RunServer;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RunlightClientOptions } from '../create-runlight-client';
-import type { ConnectionState } from '../run-state';
+import type { ConnectionState } from '../merge/run-state';
 import { FakeServer, fakeClient, startedRun, waitFor } from './fake-server';
 
 const base = startedRun;

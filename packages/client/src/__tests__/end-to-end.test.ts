@@ -14,9 +14,9 @@ import { scriptedModel, withLatency } from '@runlight/runtime/testing';
 import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
-import type { RunState } from '../run-state';
-import { selectActivity } from '../select-activity';
-import { selectMessage } from '../select-message';
+import type { RunState } from '../merge/run-state';
+import { selectActivity } from '../select/select-activity';
+import { selectMessage } from '../select/select-message';
 
 /** Generous on a loaded machine: waits are for events, not for speed. */
 const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>

@@ -2,7 +2,7 @@ import type { RunEvent, RunSnapshot } from '@runlight/protocol';
 import { at, checkpoint, modelRequestOperation, snapshot } from '@runlight/test-utils';
 import { expect, vi } from 'vitest';
 import { createRunlightClient, type RunlightClientOptions } from '../create-runlight-client';
-import type { RunState } from '../run-state';
+import type { RunState } from '../merge/run-state';
 
 /** One SSE connection the test drives by hand. */
 export interface FakeConnection {

@@ -1,11 +1,11 @@
 import type { DurableRunEvent } from '@runlight/protocol';
 import { at, modelRequestOperation, operationEvent } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../apply-event';
 import type { RunlightClientOptions } from '../create-runlight-client';
-import { HeldEvents } from '../held-events';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState } from '../run-state';
+import { applyEvent } from '../merge/apply-event';
+import { HeldEvents } from '../merge/held-events';
+import { mergeSnapshot } from '../merge/merge-snapshot';
+import { initialRunState } from '../merge/run-state';
 import { FakeServer, fakeClient, live, sse, startedRun, waitFor } from './fake-server';
 
 const base = startedRun;

@@ -13,8 +13,8 @@ import { loopbackServers } from '@runlight/test-utils';
 import { isStepCount, tool } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createMultiplexedRunlightClient } from '../create-multiplexed-client';
 import { createRunlightClient } from '../create-runlight-client';
+import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed-client';
 
 const KiB = 1024;
 const servers = loopbackServers();

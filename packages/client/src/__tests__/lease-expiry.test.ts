@@ -8,11 +8,11 @@ import {
   snapshot,
 } from '@runlight/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyEvent } from '../apply-event';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState, type RunState } from '../run-state';
-import { selectActivity, selectLeaseExpiry } from '../select-activity';
-import { watchLeaseExpiry } from '../watch-lease-expiry';
+import { watchLeaseExpiry } from '../connection/watch-lease-expiry';
+import { applyEvent } from '../merge/apply-event';
+import { mergeSnapshot } from '../merge/merge-snapshot';
+import { initialRunState, type RunState } from '../merge/run-state';
+import { selectActivity, selectLeaseExpiry } from '../select/select-activity';
 
 /** The client's clock runs 90 s behind the server's; the snapshot's `serverTime` says so. */
 const SKEW_MS = 90_000;

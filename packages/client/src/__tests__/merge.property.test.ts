@@ -1,12 +1,12 @@
 import type { RunOperation, RunSnapshot } from '@runlight/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../apply-event';
-import { cursorOf } from '../cursor';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState, type RunState } from '../run-state';
-import { selectActivity } from '../select-activity';
-import { selectMessage } from '../select-message';
+import { cursorOf } from '../connection/cursor';
+import { applyEvent } from '../merge/apply-event';
+import { mergeSnapshot } from '../merge/merge-snapshot';
+import { initialRunState, type RunState } from '../merge/run-state';
+import { selectActivity } from '../select/select-activity';
+import { selectMessage } from '../select/select-message';
 import { ServerSim } from './server-sim';
 
 /**

@@ -12,9 +12,9 @@ import { scriptedModel } from '@runlight/runtime/testing';
 import { type LoopbackServer, listenOnLoopback } from '@runlight/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMultiplexedRunlightClient } from '../create-multiplexed-client';
-import type { RunState } from '../run-state';
-import { selectMessage } from '../select-message';
+import type { RunState } from '../merge/run-state';
+import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed-client';
+import { selectMessage } from '../select/select-message';
 
 const textOf = (state: RunState) =>
   (selectMessage(state)?.parts ?? [])

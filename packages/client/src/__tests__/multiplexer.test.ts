@@ -12,10 +12,10 @@ import { publicRunOf } from '@runlight/runtime/test-kit';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMultiplexedRunlightClient } from '../create-multiplexed-client';
-import type { RunState } from '../run-state';
-import { selectActivity } from '../select-activity';
-import { selectMessage } from '../select-message';
+import type { RunState } from '../merge/run-state';
+import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed-client';
+import { selectActivity } from '../select/select-activity';
+import { selectMessage } from '../select/select-message';
 
 const waitFor = <T>(check: () => T, timeout = 15_000) =>
   vi.waitFor(check, { timeout, interval: 10 });

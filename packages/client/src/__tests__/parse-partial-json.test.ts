@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePartialJson } from '../parse-partial-json';
+import { parsePartialJson } from '../merge/parse-partial-json';
 
 describe('parsePartialJson', () => {
   const cases: Array<[string, unknown]> = [

@@ -13,8 +13,8 @@ import { jsonSchema, tool } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import { RunlightClientError } from '../errors/runlight-client-error';
-import { selectActivity } from '../select-activity';
-import { selectMessage } from '../select-message';
+import { selectActivity } from '../select/select-activity';
+import { selectMessage } from '../select/select-message';
 
 const waitFor = <T>(check: () => T | Promise<T>) =>
   vi.waitFor(check, { timeout: 10_000, interval: 10 });

@@ -13,7 +13,7 @@ import {
   mergeHistoryPage,
   mergeLiveEvent,
   nextHistoryAfter,
-} from '../run-history-state';
+} from '../history/run-history-state';
 
 const op = (revision: number) =>
   operationEvent(revision, modelRequestOperation('started', { step: revision }));

@@ -8,7 +8,7 @@ import {
   mergeLiveEvent,
   nextHistoryAfter,
   type RunHistoryState,
-} from '../run-history-state';
+} from '../history/run-history-state';
 
 /**
  * SPEC.md H1–H4: whatever interleaving of history pages (any `after`, any `limit`, read at any

@@ -11,9 +11,9 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient, type RunlightClientOptions } from '../create-runlight-client';
 import { RunlightClientError } from '../errors/runlight-client-error';
-import type { RunState } from '../run-state';
-import { selectActivity } from '../select-activity';
-import { selectMessage } from '../select-message';
+import type { RunState } from '../merge/run-state';
+import { selectActivity } from '../select/select-activity';
+import { selectMessage } from '../select/select-message';
 import { FakeServer, fakeClient, live, sse, startedRun, waitFor } from './fake-server';
 
 const base = startedRun;

@@ -9,11 +9,11 @@ import {
   textDelta,
 } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../apply-event';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState } from '../run-state';
-import { type ActivityKind, selectActivity } from '../select-activity';
-import { selectElapsedMs } from '../select-elapsed-ms';
+import { applyEvent } from '../merge/apply-event';
+import { mergeSnapshot } from '../merge/merge-snapshot';
+import { initialRunState } from '../merge/run-state';
+import { type ActivityKind, selectActivity } from '../select/select-activity';
+import { selectElapsedMs } from '../select/select-elapsed-ms';
 
 const cases: Array<{
   name: string;

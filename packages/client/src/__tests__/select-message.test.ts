@@ -1,10 +1,10 @@
 import type { UIMessageChunk } from '@runlight/protocol';
 import { checkpoint, delta, snapshot, textMessage } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../apply-event';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState, type RunState } from '../run-state';
-import { selectMessage } from '../select-message';
+import { applyEvent } from '../merge/apply-event';
+import { mergeSnapshot } from '../merge/merge-snapshot';
+import { initialRunState, type RunState } from '../merge/run-state';
+import { selectMessage } from '../select/select-message';
 
 function streamed(
   chunks: UIMessageChunk[],

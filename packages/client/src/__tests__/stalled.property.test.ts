@@ -1,10 +1,10 @@
 import type { RunOperation } from '@runlight/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEvent } from '../apply-event';
-import { mergeSnapshot } from '../merge-snapshot';
-import { initialRunState, type RunState } from '../run-state';
-import { selectActivity, selectLeaseExpiry } from '../select-activity';
+import { applyEvent } from '../merge/apply-event';
+import { mergeSnapshot } from '../merge/merge-snapshot';
+import { initialRunState, type RunState } from '../merge/run-state';
+import { selectActivity, selectLeaseExpiry } from '../select/select-activity';
 import { ServerSim } from './server-sim';
 
 /**

@@ -13,8 +13,8 @@ import { scriptedModel } from '@runlight/runtime/testing';
 import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
-import type { RunState } from '../run-state';
-import { selectMessage } from '../select-message';
+import type { RunState } from '../merge/run-state';
+import { selectMessage } from '../select/select-message';
 
 /**
  * Issue 21 item 7, end to end over loopback HTTP: worker A streams past its last checkpoint

@@ -1,9 +1,9 @@
 import { isDurableEvent } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { applyEvent } from '../apply-event';
 import { RunlightClientError } from '../errors/runlight-client-error';
-import { HeldEvents } from '../held-events';
-import { parseServerMessage } from '../parse-server-message';
+import { applyEvent } from '../merge/apply-event';
+import { HeldEvents } from '../merge/held-events';
+import { parseServerMessage } from './parse-server-message';
 import type { RunStoreHost } from './run-store-host';
 
 /** What one parsed burst did to the state. */

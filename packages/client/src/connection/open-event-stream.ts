@@ -1,6 +1,6 @@
 import { RunlightClientError } from '../errors/runlight-client-error';
-import { httpErrorKind } from '../fetch-snapshot';
 import type { RunStoreContext } from '../run-store-context';
+import { httpErrorKind } from './fetch-snapshot';
 
 /** How `GET …/runs/:id/events` answered. */
 export type OpenedStream =

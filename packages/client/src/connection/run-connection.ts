@@ -1,11 +1,11 @@
 import { isTerminalStatus } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { BoundedSseParser } from '../bounded-sse-parser';
-import { cursorOf } from '../cursor';
 import { RunlightClientError } from '../errors/runlight-client-error';
-import { applyInOrder, DropsAtCursor, followEventRef } from '../follow-event-ref';
-import type { ConnectionState } from '../run-state';
+import type { ConnectionState } from '../merge/run-state';
 import { applyStreamBatch } from './apply-stream-batch';
+import { BoundedSseParser } from './bounded-sse-parser';
+import { cursorOf } from './cursor';
+import { applyInOrder, DropsAtCursor, followEventRef } from './follow-event-ref';
 import { openEventStream } from './open-event-stream';
 import { backoffDelay, pauseFor } from './reconnect-timing';
 import type { RunStoreHost } from './run-store-host';

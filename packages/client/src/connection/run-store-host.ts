@@ -1,6 +1,6 @@
 import type { DurableRunEvent } from '@runlight/protocol';
 import type { RunlightClientError } from '../errors/runlight-client-error';
-import type { RunState } from '../run-state';
+import type { RunState } from '../merge/run-state';
 import type { RunStoreContext } from '../run-store-context';
 
 /** What the connection needs from the store that holds the state. */

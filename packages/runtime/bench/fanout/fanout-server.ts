@@ -17,9 +17,9 @@ import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import { RunEventHub } from '../../src/events/event-hub';
 import type { RunEventBus } from '../../src/events/run-event-bus';
 import { createRunHandlers } from '../../src/http/create-run-handlers';
-import { createRunRouter } from '../../src/http/create-run-router';
-import { formatSseMessage } from '../../src/http/format-sse-message';
-import { toNodeListener } from '../../src/http/to-node-listener';
+import { createRunRouter } from '../../src/http/routes/create-run-router';
+import { toNodeListener } from '../../src/http/routes/to-node-listener';
+import { formatSseMessage } from '../../src/http/streams/format-sse-message';
 import { createAgentRuntime } from '../../src/runner/agent-runtime';
 import {
   type AgentRuntimeStore,

@@ -2,15 +2,15 @@ import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import { askAccess, refusalOf, streamReauthorization } from './access-policy';
-import type { Authorize } from './authorize';
-import { BadCursorError } from './bad-cursor-error';
+import { askAccess, refusalOf, streamReauthorization } from './access/access-policy';
+import type { Authorize } from './access/authorize';
 import type { RunSnapshotResponse } from './create-run-handlers';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
-import { MultiplexedEventStream, type RunSubscription } from './multiplexed-event-stream';
-import { publicSnapshot } from './public-form';
-import { parseRunCursor, START_CURSOR } from './run-cursor';
-import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from './routes/json-error';
+import { BadCursorError } from './streams/bad-cursor-error';
+import { MultiplexedEventStream, type RunSubscription } from './streams/multiplexed-event-stream';
+import { publicSnapshot } from './streams/public-form';
+import { parseRunCursor, START_CURSOR } from './streams/run-cursor';
+import { DEFAULT_MAX_EVENT_BYTES } from './streams/sse-event-size';
 
 export interface MultiplexHandlersOptions {
   store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents'>;

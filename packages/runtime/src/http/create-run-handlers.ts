@@ -7,12 +7,9 @@ import {
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import { askAccess, streamReauthorization } from './access-policy';
-import type { Authorize, RunAction } from './authorize';
-import { BadCursorError } from './bad-cursor-error';
-import { isClientGone } from './client-gone';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
-import { publicSnapshot } from './public-form';
+import { askAccess, streamReauthorization } from './access/access-policy';
+import type { Authorize, RunAction } from './access/authorize';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from './routes/json-error';
 import {
   approveRunRoute,
   cancelRunRoute,
@@ -20,13 +17,16 @@ import {
   type RunControlContext,
   type StartRun,
   startRunRoute,
-} from './run-control';
-import { parseRunCursor, type RunCursor, START_CURSOR } from './run-cursor';
-import { runEventRoute } from './run-event-reference';
-import { RunEventStream } from './run-event-stream';
-import { runHistoryRoute } from './run-history';
-import { SseBufferBudget } from './sse-buffer-budget';
-import { DEFAULT_MAX_EVENT_BYTES } from './sse-event-size';
+} from './routes/run-control';
+import { runHistoryRoute } from './routes/run-history';
+import { BadCursorError } from './streams/bad-cursor-error';
+import { isClientGone } from './streams/client-gone';
+import { publicSnapshot } from './streams/public-form';
+import { parseRunCursor, type RunCursor, START_CURSOR } from './streams/run-cursor';
+import { runEventRoute } from './streams/run-event-reference';
+import { RunEventStream } from './streams/run-event-stream';
+import { SseBufferBudget } from './streams/sse-buffer-budget';
+import { DEFAULT_MAX_EVENT_BYTES } from './streams/sse-event-size';
 
 export interface RunHandlersOptions {
   store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun' | 'controlRequests'>;

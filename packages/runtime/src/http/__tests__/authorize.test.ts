@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunHandle } from '../../runner/agent-runtime';
-import type { Authorize, AuthorizeInput } from '../authorize';
+import type { Authorize, AuthorizeInput } from '../access/authorize';
 import { createHttpFixture, ScriptedRun } from './http-test-kit';
 
 const cleanups: (() => Promise<void>)[] = [];

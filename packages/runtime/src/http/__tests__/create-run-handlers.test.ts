@@ -4,8 +4,8 @@ import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { toNodeListener } from '../routes/to-node-listener';
 import { asPublic, createHttpFixture, listen, ScriptedRun } from './http-test-kit';
 
 const NOW = new Date('2026-12-02T15:00:00.000Z');

@@ -4,9 +4,9 @@ import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { createRunHandlers, type RunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { setRawRequestTarget } from '../request-target';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { setRawRequestTarget } from '../routes/request-target';
+import { toNodeListener } from '../routes/to-node-listener';
 import { listen } from './http-test-kit';
 
 function fakeHandlers() {

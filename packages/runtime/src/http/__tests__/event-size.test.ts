@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_EVENT_BYTES } from '../sse-event-size';
+import { DEFAULT_MAX_EVENT_BYTES } from '../streams/sse-event-size';
 import { createHttpFixture, lossySource, ScriptedRun } from './http-test-kit';
 
 const KiB = 1024;

@@ -9,8 +9,8 @@ import { createMemoryDriver } from '../../store/memory-driver';
 import { OwnedRun } from '../../store/owned-run';
 import { type LatencyOptions, withLatency } from '../../testing/with-latency';
 import { createRunHandlers, type RunHandlersOptions } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { type NodeListener, toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { type NodeListener, toNodeListener } from '../routes/to-node-listener';
 
 /** A read that waits longer than this fails the test at once instead of at the test timeout. */
 const READ_TIMEOUT_MS = 3_000;

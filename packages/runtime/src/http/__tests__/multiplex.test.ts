@@ -4,8 +4,8 @@ import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { toNodeListener } from '../routes/to-node-listener';
 import { asPublic, listen, publishingDriver, ScriptedRun, SseReader } from './http-test-kit';
 
 const NOW = new Date('2026-12-02T15:00:00.000Z');

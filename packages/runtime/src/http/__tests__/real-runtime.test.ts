@@ -6,8 +6,8 @@ import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { withLatency } from '../../testing/with-latency';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { toNodeListener } from '../routes/to-node-listener';
 import { Follower, listen, SseReader } from './http-test-kit';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
-import type { AccessRefusal, StreamReauthorization } from '../access-policy';
-import { START_CURSOR } from '../run-cursor';
-import { RunEventStream } from '../run-event-stream';
+import type { AccessRefusal, StreamReauthorization } from '../access/access-policy';
+import { START_CURSOR } from '../streams/run-cursor';
+import { RunEventStream } from '../streams/run-event-stream';
 import { publishingDriver, ScriptedRun, SseReader } from './http-test-kit';
 
 afterEach(() => {

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
-import type { Authorize } from '../authorize';
+import type { Authorize } from '../access/authorize';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { toNodeListener } from '../routes/to-node-listener';
 import { listen, publishingDriver, ScriptedRun, SseReader } from './http-test-kit';
 
 const cleanups: (() => Promise<void>)[] = [];

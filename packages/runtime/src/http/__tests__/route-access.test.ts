@@ -3,14 +3,14 @@ import { RunEventHub } from '../../events/event-hub';
 import type { RunHandle } from '../../runner/agent-runtime';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
-import type { RunAccessPolicy } from '../access-policy';
-import type { Authorize, AuthorizeInput } from '../authorize';
+import type { RunAccessPolicy } from '../access/access-policy';
+import type { Authorize, AuthorizeInput } from '../access/authorize';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { setRawRequestTarget } from '../request-target';
-import { RUN_ROUTES, type RunRoute, type RunRouteName } from '../run-routes';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { setRawRequestTarget } from '../routes/request-target';
+import { RUN_ROUTES, type RunRoute, type RunRouteName } from '../routes/run-routes';
+import { toNodeListener } from '../routes/to-node-listener';
 import { listen, publishingDriver, ScriptedRun, SseReader } from './http-test-kit';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -225,7 +225,7 @@ describe('one access policy for every route the router serves', () => {
     vi.resetModules();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      const { createRunRouter: fresh } = await import('../create-run-router');
+      const { createRunRouter: fresh } = await import('../routes/create-run-router');
       const handlers = createRunHandlers({
         store: createAgentRuntimeStore(createMemoryDriver()),
         runtime: new RunEventHub(),

@@ -8,8 +8,8 @@ import type { AgentRuntimeDriver } from '../../store/driver';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { toNodeListener } from '../routes/to-node-listener';
 import { createHttpFixture, listen, ScriptedRun } from './http-test-kit';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BadCursorError } from '../bad-cursor-error';
-import { formatRunCursor, parseRunCursor, type RunCursor } from '../run-cursor';
+import { BadCursorError } from '../streams/bad-cursor-error';
+import { formatRunCursor, parseRunCursor, type RunCursor } from '../streams/run-cursor';
 
 describe('run cursor', () => {
   it.each<[string, RunCursor]>([

@@ -6,8 +6,8 @@ import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { toNodeListener } from '../routes/to-node-listener';
 import { publishingDriver, ScriptedRun } from './http-test-kit';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SSE_HIGH_WATER_BYTES, SseBufferBudget } from '../sse-buffer-budget';
+import { SSE_HIGH_WATER_BYTES, SseBufferBudget } from '../streams/sse-buffer-budget';
 
 const KiB = 1024;
 

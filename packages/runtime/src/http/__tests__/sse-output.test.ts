@@ -6,9 +6,9 @@ import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { createRunHandlers } from '../create-run-handlers';
-import { createRunRouter } from '../create-run-router';
-import { type SseNodeSink, SseOutput, sseMessageBytes } from '../sse-output';
-import { toNodeListener } from '../to-node-listener';
+import { createRunRouter } from '../routes/create-run-router';
+import { toNodeListener } from '../routes/to-node-listener';
+import { type SseNodeSink, SseOutput, sseMessageBytes } from '../streams/sse-output';
 import { listen, publishingDriver, ScriptedRun } from './http-test-kit';
 
 const bytes = (text: string) => new TextEncoder().encode(text);

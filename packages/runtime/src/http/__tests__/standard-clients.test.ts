@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCorsPolicy } from '../cors';
-import { createRunRouter } from '../create-run-router';
+import { createCorsPolicy } from '../access/cors';
+import { createRunRouter } from '../routes/create-run-router';
 import { createHttpFixture, ScriptedRun } from './http-test-kit';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toNodeListener, type WebHandler } from '../to-node-listener';
+import { toNodeListener, type WebHandler } from '../routes/to-node-listener';
 import { listen } from './http-test-kit';
 
 const cleanups: (() => Promise<void>)[] = [];

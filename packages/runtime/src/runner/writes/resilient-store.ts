@@ -1,10 +1,9 @@
-import {
-  type AgentRun,
-  type DurableRunEvent,
-  isTerminalStatus,
-  type RunOperation,
-  type RunSnapshot,
-  type UIMessage,
+import type {
+  AgentRun,
+  DurableRunEvent,
+  RunOperation,
+  RunSnapshot,
+  UIMessage,
 } from '@runlight/protocol';
 import { FencingError } from '../../errors/fencing-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
@@ -13,13 +12,11 @@ import type { RunEventBus } from '../../events/run-event-bus';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { OwnerGuard, TerminalCommit } from '../../store/reducer';
 import type { RuntimeLogEntry } from '../run-options';
+import { PublishedRevisions } from './published-revisions';
 import { isDecision, pause, retrySchedule, type StoreRetryOptions } from './retry-schedule';
 import { same } from './same-record';
 
 export { DEFAULT_STORE_RETRY, type StoreRetryOptions } from './retry-schedule';
-
-/** How many runs' last published revision the decorator remembers. */
-const PUBLISHED_CACHE_SIZE = 4_096;
 
 /**
  * A store decorator that makes each mutation of the runner survive a transient store error,
@@ -59,23 +56,8 @@ export function resilientStore(
     }
   };
 
-  /**
-   * The highest revision of each run whose event this runtime published (or knows published).
-   * A write that landed unseen leaves a gap; the next mutation of the run fills it from the
-   * log before it writes, so the runtime's events stay gapless and in revision order.
-   */
-  const published = new Map<string, number>();
-  const markPublished = (run: AgentRun) => {
-    if (isTerminalStatus(run.status)) published.delete(run.id);
-    else if ((published.get(run.id) ?? 0) < run.revision) {
-      published.delete(run.id);
-      if (published.size >= PUBLISHED_CACHE_SIZE) {
-        published.delete(published.keys().next().value as string);
-      }
-      published.set(run.id, run.revision);
-    }
-    return run;
-  };
+  const published = new PublishedRevisions();
+  const markPublished = (run: AgentRun) => published.mark(run);
 
   /**
    * Publishes the stored events after the last published one up to `revision`, in order —

@@ -1,6 +1,7 @@
 import { type DurableRunEvent, safeParseRunOperationsPage } from '@runlight/protocol';
-import { RunlightClientError } from './errors/runlight-client-error';
-import { httpErrorKind } from './fetch-snapshot';
+import { httpErrorKind } from '../connection/fetch-snapshot';
+import { RunlightClientError } from '../errors/runlight-client-error';
+import type { RunStore } from '../run-store';
 import {
   initialHistoryState,
   mergeHistoryPage,
@@ -8,7 +9,6 @@ import {
   nextHistoryAfter,
   type RunHistoryState,
 } from './run-history-state';
-import type { RunStore } from './run-store';
 
 /** What a `RunHistory` needs from its client. */
 export interface RunHistoryContext {

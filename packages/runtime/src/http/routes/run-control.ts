@@ -1,10 +1,10 @@
 import type { AgentRun } from '@runlight/protocol';
 import { z } from 'zod';
-import { InvalidTransitionError } from '../errors/invalid-transition-error';
-import { RuntimeClosedError } from '../errors/runtime-closed-error';
-import type { RunHandle } from '../runner/agent-runtime';
-import type { ToolApprovalAnswer } from '../runner/run-options';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import { InvalidTransitionError } from '../../errors/invalid-transition-error';
+import { RuntimeClosedError } from '../../errors/runtime-closed-error';
+import type { RunHandle } from '../../runner/agent-runtime';
+import type { ToolApprovalAnswer } from '../../runner/run-options';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import { jsonError } from './json-error';
 import { readJsonBody } from './read-json-body';
 import { notAwaitingApproval, recordApprovals, recordCancel } from './record-control-request';

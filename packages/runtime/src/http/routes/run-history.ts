@@ -1,5 +1,5 @@
 import type { RunOperationEvent, RunOperationsPage } from '@runlight/protocol';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import { jsonError } from './json-error';
 
 /** Operations per page when the request names no `limit`. */

@@ -1,5 +1,5 @@
 import type { AgentRun, AssistantCheckpoint, UIMessageChunk } from '@runlight/protocol';
-import type { RunlightClientError } from './errors/runlight-client-error';
+import type { RunlightClientError } from '../errors/runlight-client-error';
 import { HeldEvents } from './held-events';
 
 /**

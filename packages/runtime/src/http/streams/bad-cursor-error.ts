@@ -1,4 +1,4 @@
-import { RunlightError } from '../errors/runlight-error';
+import { RunlightError } from '../../errors/runlight-error';
 
 /**
  * A resume cursor (`Last-Event-ID` or `?after=`) is not one this server ever sends. The SSE

@@ -8,6 +8,7 @@ import {
   type RunSnapshot,
   type RunUnauthorized,
 } from '@runlight/protocol';
+import { StreamAccessWatch } from '../access/stream-access-watch';
 import { isClientGone } from './client-gone';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import { publicEvent } from './public-form';
@@ -15,7 +16,6 @@ import type { RunEventStreamOptions } from './run-event-stream-options';
 import type { SseReaderAccount } from './sse-buffer-budget';
 import { eventRefBytes } from './sse-event-size';
 import { encodeSse, SseOutput, sseMessageWithin } from './sse-output';
-import { StreamAccessWatch } from './stream-access-watch';
 
 /** The body of an SSE `reset` event (`RunReset` of the protocol): reload the snapshot. */
 export type RunResetEvent = RunReset;

@@ -5,8 +5,8 @@ import {
   type RunDeltaEvent,
   type RunEvent,
 } from '@runlight/protocol';
+import { applyChunks } from '../select/select-message';
 import type { LiveOverlay, RunState } from './run-state';
-import { applyChunks } from './select-message';
 
 /**
  * Merges one validated event into the state (SPEC.md rules 2 and 3). Pure: it never mutates

@@ -5,7 +5,7 @@ import type {
   RunFailure,
   RunOperation,
 } from '@runlight/protocol';
-import type { RunState } from './run-state';
+import type { RunState } from '../merge/run-state';
 import { selectElapsedMs } from './select-elapsed-ms';
 
 /**

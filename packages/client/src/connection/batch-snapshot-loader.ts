@@ -1,4 +1,4 @@
-import { RunlightClientError } from './errors/runlight-client-error';
+import { RunlightClientError } from '../errors/runlight-client-error';
 import type { SnapshotLoad } from './fetch-snapshot';
 
 export interface BatchSnapshotContext {

@@ -1,4 +1,4 @@
-import type { RunState } from './run-state';
+import type { RunState } from '../merge/run-state';
 
 /**
  * Milliseconds since a server timestamp (an operation's `startedAt` or `firstOutputAt`),

@@ -1,8 +1,8 @@
 import { safeParseRunEventRef } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { RunlightClientError } from './errors/runlight-client-error';
+import { RunlightClientError } from '../errors/runlight-client-error';
+import type { RunStoreContext } from '../run-store-context';
 import { httpErrorKind } from './fetch-snapshot';
-import type { RunStoreContext } from './run-store-context';
 
 /**
  * Follows one `event-ref` message: the server stored a durable event larger than its

@@ -1,5 +1,5 @@
 import type { DurableRunEvent, RunOperationEvent, RunOperationsPage } from '@runlight/protocol';
-import type { RunlightClientError } from './errors/runlight-client-error';
+import type { RunlightClientError } from '../errors/runlight-client-error';
 
 /** Revisions known exactly, as sorted, disjoint, non-adjacent inclusive ranges `[from, to]`. */
 export type CoveredRevisions = readonly (readonly [number, number])[];

@@ -1,4 +1,4 @@
-import type { RunState } from './run-state';
+import type { RunState } from '../merge/run-state';
 
 /**
  * The resume cursor built from the merged state (never just the last id seen): `"R"`, or

@@ -1,5 +1,5 @@
-import type { RunState } from './run-state';
-import { selectLeaseExpiry } from './select-activity';
+import type { RunState } from '../merge/run-state';
+import { selectLeaseExpiry } from '../select/select-activity';
 
 /** What `watchLeaseExpiry` needs of a run store. */
 export interface LeaseExpirySource {

@@ -1,5 +1,5 @@
 import { type RunSnapshot, safeParseServedRunSnapshot } from '@runlight/protocol';
-import { RunlightClientError } from './errors/runlight-client-error';
+import { RunlightClientError } from '../errors/runlight-client-error';
 
 /** A snapshot as loaded, with the clock offset estimated from its round trip. */
 export interface SnapshotLoad {

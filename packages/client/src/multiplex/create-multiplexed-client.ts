@@ -1,10 +1,10 @@
-import { batchSnapshotLoader } from './batch-snapshot-loader';
+import { batchSnapshotLoader } from '../connection/batch-snapshot-loader';
+import { validateSnapshot } from '../connection/fetch-snapshot';
 import {
   createRunlightClient,
   type RunlightClient,
   type RunlightClientOptions,
-} from './create-runlight-client';
-import { validateSnapshot } from './fetch-snapshot';
+} from '../create-runlight-client';
 import { RunMultiplexer } from './run-multiplexer';
 
 export interface MultiplexedRunlightClientOptions

@@ -1,4 +1,4 @@
-import type { RunAction } from './authorize';
+import type { RunAction } from '../access/authorize';
 
 /** The name of a route the run router serves. */
 export type RunRouteName =

@@ -1,7 +1,7 @@
 import type { UIMessage, UIMessageChunk } from '@runlight/protocol';
-import { applyStructuralChunk } from './apply-structural-chunk';
-import { parsePartialJson } from './parse-partial-json';
-import type { RunState } from './run-state';
+import { applyStructuralChunk } from '../merge/apply-structural-chunk';
+import { parsePartialJson } from '../merge/parse-partial-json';
+import type { RunState } from '../merge/run-state';
 
 type Part = UIMessage['parts'][number];
 type AnyPart = Part & Record<string, unknown>;

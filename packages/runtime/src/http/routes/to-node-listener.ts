@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { sseOutputOf } from '../streams/sse-output';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { setRawRequestTarget } from './request-target';
-import { sseOutputOf } from './sse-output';
 
 /** A Web-standard handler; `null` means "not mine" (see `createRunRouter`). */
 export type WebHandler = (request: Request) => Response | null | Promise<Response | null>;

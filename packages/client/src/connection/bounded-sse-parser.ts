@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { RunlightClientError } from './errors/runlight-client-error';
+import { RunlightClientError } from '../errors/runlight-client-error';
 
 /**
  * `eventsource-parser` with a cap on what one event may cost: the BYTES fed since the last

@@ -1,7 +1,7 @@
-import { bindRunAccess, type RunAccessPolicy } from './access-policy';
-import { createCorsPolicy, type RunCorsOptions } from './cors';
-import type { MultiplexHandlers } from './create-multiplex-handlers';
-import { checkRunId, type RunHandlers } from './create-run-handlers';
+import { bindRunAccess, type RunAccessPolicy } from '../access/access-policy';
+import { createCorsPolicy, type RunCorsOptions } from '../access/cors';
+import type { MultiplexHandlers } from '../create-multiplex-handlers';
+import { checkRunId, type RunHandlers } from '../create-run-handlers';
 import { jsonError } from './json-error';
 import { pathProblem, rawPathOf } from './request-target';
 import { matchRunRoute, RUN_ROUTES, type RunRoute } from './run-routes';

@@ -1,5 +1,5 @@
+import { INTERNAL_ERROR_MESSAGE, jsonError } from '../routes/json-error';
 import type { Authorize, RunAction } from './authorize';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 
 /**
  * The access policy of a whole run API (`createRunRouter({ authorize })`, `startGateway`): an

@@ -1,6 +1,6 @@
-import type { RunEventSource } from '../events/event-hub';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import type { StreamReauthorization } from './access-policy';
+import type { RunEventSource } from '../../events/event-hub';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
+import type { StreamReauthorization } from '../access/access-policy';
 import type { RunCursor } from './run-cursor';
 import type { SseBufferBudget } from './sse-buffer-budget';
 

@@ -5,7 +5,7 @@ import {
   safeParseServedRunEvent,
 } from '@runlight/protocol';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { RunlightClientError } from './errors/runlight-client-error';
+import { RunlightClientError } from '../errors/runlight-client-error';
 
 /**
  * One SSE message, validated: a run event, a `reset` order, the `unauthorized` end of a stream

@@ -1,8 +1,8 @@
 import type { RunSnapshot } from '@runlight/protocol';
-import { RunNotFoundError } from '../errors/run-not-found-error';
-import type { RunEventSource } from '../events/event-hub';
-import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import type { StreamReauthorization } from './access-policy';
+import { RunNotFoundError } from '../../errors/run-not-found-error';
+import type { RunEventSource } from '../../events/event-hub';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
+import type { StreamReauthorization } from '../access/access-policy';
 import { formatSseMessage, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
 import { RunEventStream } from './run-event-stream';
