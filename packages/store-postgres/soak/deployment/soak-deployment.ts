@@ -40,7 +40,9 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     rounds: { type: 'string' },
     faults: { type: 'string' },
-    'lease-ms': { type: 'string', default: '3000' },
+    // Longer than the 10 s outage, as the runtime's default 30 s lease is: an outage shorter
+    // than the lease loses no run (a shorter `--lease-ms` makes the outage waves end runs).
+    'lease-ms': { type: 'string', default: '15000' },
   },
 });
 const small = values.size === 'small';
