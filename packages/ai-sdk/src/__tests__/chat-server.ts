@@ -40,7 +40,21 @@ export async function serveChat(options: {
   const store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
   const runtime = createAgentRuntime({ store, events: hub, checkpointEveryEvents: 4 });
+  // Every cancel and approval answer the routes accept is recorded durably (202 = recorded):
+  // what the app's users asked for, whichever process ends up applying it.
   const controlCalls: { runId: string; action: string }[] = [];
+  const approvals: unknown[] = [];
+  const requests = store.controlRequests!;
+  const record = requests.record.bind(requests);
+  requests.record = async (request) => {
+    const recorded = await record(request);
+    if (recorded) {
+      const action = request.kind === 'cancel' ? 'cancel' : 'approve';
+      controlCalls.push({ runId: request.runId, action });
+      if (request.approvals) approvals.push(request.approvals);
+    }
+    return recorded;
+  };
   const tools = { pay: payTool };
   const runs = createRunRouter({
     handlers: createRunHandlers({
@@ -48,15 +62,8 @@ export async function serveChat(options: {
       runtime: {
         subscribe: (runId, listener) => runtime.subscribe(runId, listener),
         liveDeltas: (runId) => runtime.liveDeltas(runId),
-        cancelRun: (runId) => {
-          controlCalls.push({ runId, action: 'cancel' });
-          runtime.cancelRun(runId);
-        },
-        resumeRun: (resume) => {
-          controlCalls.push({ runId: resume.runId, action: 'approve' });
-          approvals.push(resume.approvals);
-          return runtime.resumeRun(resume);
-        },
+        cancelRun: (runId) => runtime.cancelRun(runId),
+        resumeRun: (resume) => runtime.resumeRun(resume),
       },
       heartbeatMs: 200,
       ...(options.token === undefined
@@ -80,7 +87,6 @@ export async function serveChat(options: {
     }),
     basePath: '/api',
   });
-  const approvals: unknown[] = [];
   const listener = toNodeListener(runs);
   let eventConnections = 0;
   let dropped = 0;
