@@ -11,7 +11,11 @@ import * as storePostgres from '@runlight/store-postgres';
 import { Hono } from 'hono';
 
 for (const [name, module, names] of [
-  ['@runlight/protocol', protocol, ['AgentRunSchema', 'RunEventSchema', 'RunSnapshotSchema']],
+  [
+    '@runlight/protocol',
+    protocol,
+    ['AgentRunSchema', 'RunEventSchema', 'RunSnapshotSchema', 'PublicRunSnapshotSchema'],
+  ],
   ['@runlight/runtime', runtime, ['createAgentRuntime', 'createRunRouter', 'toNodeListener']],
   ['@runlight/runtime/testing', testing, ['scriptedModel', 'withLatency']],
   ['@runlight/client', client, ['createRunlightClient', 'mergeSnapshot', 'applyEvent']],
@@ -38,10 +42,11 @@ const { done } = agents.startRun({
   messages: [{ role: 'user', content: 'Say hello.' }],
 });
 
-// The snapshot over HTTP parses with the protocol's schema.
+// The snapshot over HTTP (the public form: no worker name, no fencing token) parses with the
+// protocol's public schema.
 const first = await fetch(`${baseUrl}/runs/node-run`);
 assert.equal(first.status, 200);
-const snapshot = protocol.RunSnapshotSchema.parse(await first.json());
+const snapshot = protocol.PublicRunSnapshotSchema.parse(await first.json());
 assert.equal(snapshot.run.id, 'node-run');
 
 // The headless client follows the run over SSE until it ends.
