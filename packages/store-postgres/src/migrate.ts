@@ -145,6 +145,7 @@ function leaseColumn(tables: RunlightTables): string[] {
  *
  * @example
  * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * pool.on('error', onError); // your pool: an idle connection the server closes is an 'error'
  * await migrate(pool, { schema: 'runlight' });
  * const store = createAgentRuntimeStore(createPostgresDriver({ client: pool, schema: 'runlight' }));
  */

@@ -177,7 +177,9 @@ function fromPool(pool: Pool): SqlClient {
  * Wraps a node-postgres `Pool` or a PGlite instance in the driver's query adapter.
  *
  * @example
- * const sql = toSqlClient(new pg.Pool({ connectionString }));
+ * const pool = new pg.Pool({ connectionString });
+ * pool.on('error', onError); // your pool: an idle connection the server closes is an 'error'
+ * const sql = toSqlClient(pool);
  * const rows = await sql.query<{ one: number }>({ text: 'SELECT 1 AS one' });
  */
 export function toSqlClient(client: PostgresClient): SqlClient {
