@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { RunOperation, UIMessage } from '@runlight/protocol';
 import {
   type AgentRuntimeDriver,
   createAgentRuntimeStore,
@@ -16,35 +15,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
 import { toSqlClient } from '../sql-client';
+import { assistant, clock, completed, started } from './postgres-suite-fixtures';
 import type { TestDatabase } from './test-databases';
-
-const clock = () => {
-  let tick = Date.parse('2026-12-02T10:00:00.000Z');
-  return () => {
-    tick += 1_000;
-    return new Date(tick);
-  };
-};
-
-const started = (step: number): RunOperation => ({
-  id: `request-step-${step}`,
-  kind: 'model-request',
-  phase: 'started',
-  step,
-  startedAt: '2026-12-02T10:00:00.000Z',
-});
-
-const completed = (step: number): RunOperation => ({
-  ...started(step),
-  phase: 'completed',
-  endedAt: '2026-12-02T10:00:09.000Z',
-});
-
-const assistant = (text: string): UIMessage => ({
-  id: 'assistant-1',
-  role: 'assistant',
-  parts: [{ type: 'text', text }],
-});
 
 /** One run through every mutation kind; returns what a user of the store can observe. */
 async function script(driver: AgentRuntimeDriver) {

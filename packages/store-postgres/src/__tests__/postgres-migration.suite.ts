@@ -1,4 +1,3 @@
-import type { RunOperation, UIMessage } from '@runlight/protocol';
 import {
   type AgentRuntimeDriver,
   createAgentRuntimeStore,
@@ -8,60 +7,8 @@ import {
 import { expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';
 import { toSqlClient } from '../sql-client';
+import { assistant, clock, completed, started } from './postgres-suite-fixtures';
 import type { TestDatabase } from './test-databases';
-
-const clock = () => {
-  let tick = Date.parse('2026-12-02T10:00:00.000Z');
-  return () => {
-    tick += 1_000;
-    return new Date(tick);
-  };
-};
-
-const started = (step: number): RunOperation => ({
-  id: `request-step-${step}`,
-  kind: 'model-request',
-  phase: 'started',
-  step,
-  startedAt: '2026-12-02T10:00:00.000Z',
-});
-
-const completed = (step: number): RunOperation => ({
-  ...started(step),
-  phase: 'completed',
-  endedAt: '2026-12-02T10:00:09.000Z',
-});
-
-const assistant = (text: string): UIMessage => ({
-  id: 'assistant-1',
-  role: 'assistant',
-  parts: [{ type: 'text', text }],
-});
-
-/** One run through every mutation kind; returns what a user of the store can observe. */
-async function _script(driver: AgentRuntimeDriver) {
-  const store = createAgentRuntimeStore(driver, { now: clock() });
-  await store.createRun({ runId: 'run-1' });
-  let run = await store.acquireRun('run-1', { owner: 'worker-a', leaseMs: 30_000 });
-  const guard = () => ({
-    owner: 'worker-a',
-    fencingToken: run.fencingToken,
-    expectedRevision: run.revision,
-  });
-  run = await store.recordRunOperation('run-1', guard(), started(0));
-  run = await store.saveAssistantCheckpoint('run-1', guard(), assistant('Hello \u0000 wörld'));
-  run = await store.recordRunOperation('run-1', guard(), completed(0));
-  run = await store.commitTerminal('run-1', guard(), { status: 'completed' });
-  return {
-    run,
-    snapshot: await store.getSnapshot('run-1'),
-    events: await store.readEvents('run-1'),
-    after3: await store.readEvents('run-1', { afterRevision: 3 }),
-    record: await driver.load('run-1'),
-  };
-}
-
-/** The driver's own tests, on the database `open` yields. */
 
 /** Rows written by earlier versions of the driver: read, continued and migrated forward. */
 export function describeMigrationTests(
