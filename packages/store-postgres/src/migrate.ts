@@ -69,8 +69,9 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
  * Documents are `json`, not `jsonb`: they are never queried inside, `json` stores the text as
  *   sent (cheaper to write) and accepts every string JSON can encode (`\u0000` included).
  * - `runs.lease_expires_at` (see `leaseColumn`) mirrors the record's lease for the recovery query.
- * - `run_control_requests` holds durable control requests (cancels, approval answers) until
- *   the run's executor claims them (`done_at`); its key is what pending reads look up by.
+ * - `run_control_requests` holds durable control requests (cancels, approval answers): the
+ *   run's executor claims each (`done_at`), then records that it took effect (`applied_at`);
+ *   its key is what pending reads look up by, recovery finds the unapplied ones by age.
  * No foreign keys: every write of a run goes through one statement that touches its row first,
  *   and a foreign key check would cost a lookup per event on the hot path.
  */
@@ -117,6 +118,11 @@ function statements(tables: RunlightTables): string[] {
       request json NOT NULL,
       PRIMARY KEY (run_id, request_id)
     )`,
+    // `applied_at`: the claimed request took effect (or never can); until then recovery may
+    // claim it again when its claimer died. Only unapplied rows are indexed.
+    `ALTER TABLE ${tables.controlRequests} ADD COLUMN IF NOT EXISTS applied_at timestamptz`,
+    `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('run_control_requests_unapplied')}
+      ON ${tables.controlRequests} (created_at) WHERE applied_at IS NULL`,
   ];
 }
 

@@ -106,6 +106,27 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
     text: `SELECT event FROM ${tables.events} WHERE run_id = $1 AND revision > $2 ORDER BY revision`,
   };
 
+  // Requests whose effect is not known (pending past `createdBefore`, or claimed before
+  // `claimedBefore` and never applied) of runs that have not ended; the orphan form keeps the
+  // runs nobody leases. The partial index holds only the unapplied rows.
+  const staleControl = (orphans: boolean) => `
+      SELECT c.request, c.done_at FROM ${tables.controlRequests} c
+      JOIN ${tables.runs} r ON r.id = c.run_id
+      WHERE c.applied_at IS NULL
+        AND ((c.done_at IS NULL AND c.created_at < $1::timestamptz) OR c.done_at < $2::timestamptz)
+        AND r.status NOT IN ('completed', 'failed', 'cancelled')
+        AND ${orphans ? 'r.lease_expires_at IS NULL' : 'c.run_id = ANY($4::text[])'}
+      ORDER BY c.created_at, c.request_id
+      LIMIT $3`;
+  const readOrphanControl: SqlStatement = {
+    name: name('orphan_control'),
+    text: staleControl(true),
+  };
+  const readStaleControl: SqlStatement = {
+    name: name('stale_control'),
+    text: staleControl(false),
+  };
+
   return {
     async load(runId) {
       const [row] = await sql.query<LoadedRow>({ ...load, values: [runId] });
@@ -191,14 +212,50 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       return rows.map((row) => row.request);
     },
 
-    async markControlRequestDone(runId, requestId) {
+    async markControlRequestDone(runId, requestId, claimedAt) {
+      // Milliseconds, as JavaScript reads it back: `reclaimControlRequest` compares the claim.
       const rows = await sql.query<{ run_id: string }>({
         name: name('done_control'),
-        text: `UPDATE ${tables.controlRequests} SET done_at = now()
+        text: `UPDATE ${tables.controlRequests}
+          SET done_at = COALESCE($3::timestamptz, date_trunc('milliseconds', clock_timestamp()))
           WHERE run_id = $1 AND request_id = $2 AND done_at IS NULL RETURNING run_id`,
-        values: [runId, requestId],
+        values: [runId, requestId, claimedAt ?? null],
       });
       return rows.length === 1;
+    },
+
+    async readStaleControlRequests({ runIds, createdBefore, claimedBefore, limit }) {
+      const rows = await sql.query<{ request: unknown; done_at: Date | string | null }>(
+        runIds === undefined
+          ? { ...readOrphanControl, values: [createdBefore, claimedBefore, limit] }
+          : { ...readStaleControl, values: [createdBefore, claimedBefore, limit, [...runIds]] },
+      );
+      return rows.map((row) => ({
+        request: row.request,
+        claimedAt: row.done_at === null ? null : new Date(row.done_at).toISOString(),
+      }));
+    },
+
+    async reclaimControlRequest(runId, requestId, claimedAt, reclaimedAt) {
+      const rows = await sql.query<{ run_id: string }>({
+        name: name('reclaim_control'),
+        text: `UPDATE ${tables.controlRequests}
+          SET done_at = greatest($4::timestamptz, $3::timestamptz + interval '1 millisecond')
+          WHERE run_id = $1 AND request_id = $2 AND done_at = $3::timestamptz
+            AND applied_at IS NULL
+          RETURNING run_id`,
+        values: [runId, requestId, claimedAt, reclaimedAt],
+      });
+      return rows.length === 1;
+    },
+
+    async markControlRequestApplied(runId, requestId) {
+      await sql.query({
+        name: name('applied_control'),
+        text: `UPDATE ${tables.controlRequests} SET applied_at = now()
+          WHERE run_id = $1 AND request_id = $2 AND applied_at IS NULL`,
+        values: [runId, requestId],
+      });
     },
   };
 }

@@ -6,8 +6,11 @@ import type { RecoveryOutcome, ResolveRun } from './take-over-run';
 export interface RunRecoveryOptions {
   /** Where expired leases are looked up (the store the runtime writes to). */
   store: Pick<AgentRuntimeStore, 'findExpiredRuns'>;
-  /** The runtime that takes the runs over and executes them (its owner name and lease). */
-  runtime: Pick<AgentRuntime, 'recoverRun'>;
+  /**
+   * The runtime that takes the runs over and executes them (its owner name and lease), and
+   * adopts the control requests of paused runs whose process is gone (`adoptOrphanedRequests`).
+   */
+  runtime: Pick<AgentRuntime, 'recoverRun'> & Partial<Pick<AgentRuntime, 'adoptOrphanedRequests'>>;
   /** How the application continues a run: model, messages, tools — or nothing to end it. */
   resolveRun: ResolveRun;
   /** Pause between two polls. Default 1 s. */
@@ -24,6 +27,12 @@ export interface RunRecoveryOptions {
    * a few broken runs at the head of the expired queue never starve the rest. Default 5 min.
    */
   maxBackoffMs?: number;
+  /**
+   * How long an approval answer or cancel of a run nobody leases waits for the process that
+   * paused the run before this recovery applies it (that process is gone: stopped, killed,
+   * restarted). Default 2 s.
+   */
+  adoptAfterMs?: number;
 }
 
 /** A recovery loop; `tick()` is one poll, for tests and for callers with their own schedule. */
@@ -86,36 +95,65 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
       // Its lease is no longer expired (another recoverer, an operator): forget it.
       if (!waiting.has(runId) && !seen.has(runId)) backingOff.delete(runId);
     }
-    return Promise.all(
-      due.map(async ({ runId }): Promise<RecoveryOutcome> => {
-        try {
-          const handle = runtime.recoverRun({ runId, resolveRun, maxAttempts });
-          // The execution's end is the runtime's business (a result, never a rejection).
-          handle.done.catch(() => {});
-          const outcome = await handle.outcome;
-          if (outcome.result !== 'skipped') {
-            log({
-              level: 'info',
-              runId,
-              message: `recovery: ${outcome.result}${outcome.reason ? ` (${outcome.reason})` : ''}`,
-            });
-          }
-          backingOff.delete(runId);
-          return outcome;
-        } catch (error) {
-          const failures = (backingOff.get(runId)?.failures ?? 0) + 1;
-          const delayMs = Math.min(maxBackoffMs, intervalMs * 2 ** failures);
-          backingOff.set(runId, { failures, until: Date.now() + delayMs });
+    const [takeovers, adoptions] = await Promise.all([
+      Promise.all(due.map(takeOver)),
+      adoptOrphans(),
+    ]);
+    return [...takeovers, ...adoptions];
+  }
+
+  /** The control requests of paused runs whose process is gone: applied here. */
+  async function adoptOrphans(): Promise<RecoveryOutcome[]> {
+    if (!runtime.adoptOrphanedRequests) return [];
+    try {
+      const adoptions = await runtime.adoptOrphanedRequests({
+        resolveRun,
+        limit: batchSize,
+        ...(options.adoptAfterMs === undefined ? {} : { adoptAfterMs: options.adoptAfterMs }),
+      });
+      return adoptions
+        .filter((adoption) => adoption.result !== 'skipped')
+        .map((adoption) => {
           log({
-            level: 'error',
-            runId,
-            message: `The run could not be taken over (${failures} in a row); next try in ${delayMs} ms`,
-            error,
+            level: 'info',
+            runId: adoption.runId,
+            message: `recovery: ${adoption.kind} request adopted (${adoption.result})`,
           });
-          return { runId, result: 'skipped' };
-        }
-      }),
-    );
+          return { runId: adoption.runId, result: 'adopted', adoption };
+        });
+    } catch (error) {
+      log({ level: 'error', runId: '-', message: 'Orphaned control requests failed', error });
+      return [];
+    }
+  }
+
+  async function takeOver({ runId }: { runId: string }): Promise<RecoveryOutcome> {
+    try {
+      const handle = runtime.recoverRun({ runId, resolveRun, maxAttempts });
+      // The execution's end is the runtime's business (a result, never a rejection).
+      handle.done.catch(() => {});
+      const outcome = await handle.outcome;
+      if (outcome.result !== 'skipped') {
+        log({
+          level: 'info',
+          runId,
+          message: `recovery: ${outcome.result}${outcome.reason ? ` (${outcome.reason})` : ''}`,
+        });
+      }
+      backingOff.delete(runId);
+      return outcome;
+    } catch (error) {
+      const failures = (backingOff.get(runId)?.failures ?? 0) + 1;
+      const delayMs = Math.min(maxBackoffMs, intervalMs * 2 ** failures);
+      backingOff.set(runId, { failures, until: Date.now() + delayMs });
+      log({
+        level: 'error',
+        runId,
+        message: `The run could not be taken over (${failures} in a row); next try in ${delayMs} ms`,
+        error,
+      });
+      return { runId, result: 'skipped' };
+    }
   }
 
   function tick(): Promise<RecoveryOutcome[]> {

@@ -8,6 +8,7 @@ import { convertToModelMessages } from 'ai';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { closeAbandonedParts } from '../runner/checkpoints/abandoned-message';
+import type { AdoptionOutcome } from '../runner/control/adopt-orphaned-requests';
 import type { RunExecutionDeps } from '../runner/execution-context';
 import type { RunExecutionOptions } from '../runner/run-options';
 import { OwnedRun } from '../store/owned-run';
@@ -40,12 +41,13 @@ export type ResolveRun = (
  *   released and it waits for the answers like any paused run;
  * - `deferred` — acquired, but `resolveRun` threw (logged): the run stays with this runtime's
  *   lease, which expires, so a later takeover tries again (and counts);
+ * - `adopted` — not a takeover: see `adoption`;
  * - `skipped` — not acquired: another recoverer won (`lease-held`), the run ended or nobody
  *   leases it any more (`run-ended`, `not-leased`), or it executes in this process already.
  */
 export interface RecoveryOutcome {
   runId: string;
-  result: 'recovered' | 'ended' | 'paused' | 'deferred' | 'skipped';
+  result: 'recovered' | 'ended' | 'paused' | 'deferred' | 'skipped' | 'adopted';
   reason?:
     | 'max-attempts'
     | 'not-resolved'
@@ -56,6 +58,11 @@ export interface RecoveryOutcome {
     | 'executing-here';
   /** Takeovers of the run so far, when this runtime acquired it. */
   takeovers?: number;
+  /**
+   * `result: 'adopted'`: not a takeover — a control request of a run nobody leases (the process
+   * that paused it is gone) was claimed here, and how that went.
+   */
+  adoption?: AdoptionOutcome;
 }
 
 export interface TakeOverOptions {
@@ -169,7 +176,7 @@ export async function takeOverRun(deps: Deps, options: TakeOverOptions): Promise
  * Ends an acquired run `ownership_lost`: the dead owner's operation is recorded failed, its
  * streaming parts closed, then the terminal commit (naming that operation).
  */
-async function endLost(
+export async function endLost(
   deps: Deps,
   run: AgentRun,
   message: UIMessage | null,

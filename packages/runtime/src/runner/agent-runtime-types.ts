@@ -1,10 +1,12 @@
 /** The runtime's public shape: its options, a run's handle, and the defaults it starts from. */
+
 import type { AgentRun } from '@runlight/protocol';
 import { generateId } from 'ai';
 import type { RunEventSource } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
 import type { RecoveryOutcome, TakeOverOptions } from '../recovery/take-over-run';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { AdoptionOutcome, AdoptOptions } from './control/adopt-orphaned-requests';
 import type { CloseOptions } from './lifecycle/shutdown';
 import type { ResumeRunOptions, RuntimeLogEntry, StartRunOptions } from './run-options';
 import type { ToolErrorText } from './tools/tool-error-text';
@@ -116,6 +118,14 @@ export interface AgentRuntime extends RunEventSource {
     outcome: Promise<RecoveryOutcome>;
     done: Promise<AgentRun>;
   };
+  /**
+   * Applies the durable control requests nobody else will — of runs nobody leases whose process
+   * is gone (a cancel or the approval answers of a run paused by a runner that was stopped,
+   * killed or restarted), or whose claimer died before they took effect: claimed here (exactly
+   * one process applies each), answers resume the run in this process with what `resolveRun`
+   * returns. The recovery loop calls it on every poll (see `createRunRecovery`).
+   */
+  adoptOrphanedRequests(options: AdoptOptions): Promise<AdoptionOutcome[]>;
   /**
    * Stops this runtime gracefully (a deploy, SIGTERM): from the call on, `startRun`,
    * `resumeRun` and `recoverRun` are refused with `RuntimeClosedError`; every in-flight

@@ -22,6 +22,7 @@ import {
   refused,
 } from './agent-runtime-types';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoints/checkpoint-boundary';
+import { adoptOrphanedRequests } from './control/adopt-orphaned-requests';
 import { applyControlRequest } from './control/apply-control-request';
 import {
   ApprovalRefusedError,
@@ -146,16 +147,29 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     executions.set(runId, cancelling);
   }
 
+  /** A durable cancel: applied here, `true` once the run ended (see `AppliedControlRequest`). */
+  async function cancelAndSettle(runId: string): Promise<boolean> {
+    cancelHere(runId);
+    await executions.get(runId)?.catch(() => {});
+    try {
+      return isTerminalStatus((await publishing.getRun(runId)).status);
+    } catch {
+      return false;
+    }
+  }
+
   // Durable cancels and approval answers recorded by any process, for the runs executed (or
   // kept paused) here: claimed once, then applied (see `startControlPump`).
   const requests = store.controlRequests;
+  const targets = { cancel: cancelAndSettle, resume, log };
   const pump = requests
     ? startControlPump({
         requests,
         runs: () => new Set([...controllers.keys(), ...paused.keys()]),
-        apply: (request) => applyControlRequest(request, { cancel: cancelHere, resume, log }),
+        apply: (request) => applyControlRequest(request, targets),
         log,
         pollMs: options.controlPollMs,
+        staleClaimMs: leaseMs,
       })
     : undefined;
 
@@ -364,6 +378,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         outcome: Promise.race([outcome, handle.done.then(() => outcome)]),
         done: handle.done,
       };
+    },
+
+    adoptOrphanedRequests(adoptOptions) {
+      if (!pump || shutdown.closed) return Promise.resolve([]);
+      const track = pump.track;
+      return adoptOrphanedRequests({ ...deps, owner, paused, targets, track }, adoptOptions);
     },
 
     // The control pump serves cancels until the last run is handed off, then stops polling.

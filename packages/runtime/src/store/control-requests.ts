@@ -8,6 +8,22 @@ import { issuesOf } from './zod-issues';
 /** A durable control request: a cancel or approval answers, recorded for the run's executor. */
 export type ControlRequest = StoredControlRequest;
 
+/** A request whose effect is not known to have happened: pending, or claimed by a claimer that never said it applied. */
+export interface StaleControlRequest extends ControlRequest {
+  /** When it was claimed; null while pending. `claim` it with this value to claim it again. */
+  claimedAt: string | null;
+}
+
+export interface StaleControlRequestQuery {
+  /** Of these runs; absent: of the runs nobody leases (their applier is gone). */
+  runIds?: readonly string[];
+  /** Pending requests recorded at least this long ago. */
+  pendingForMs: number;
+  /** Claimed requests claimed at least this long ago and never marked applied. */
+  claimedForMs: number;
+  limit: number;
+}
+
 export const ControlRequestSchema = z.strictObject({
   runId: z.string().min(1),
   requestId: z.string().min(1).max(300),
@@ -36,8 +52,24 @@ export interface ControlRequests {
   /** `true` when recorded, `false` when a request with this id was recorded already. */
   record(request: Omit<ControlRequest, 'createdAt'>): Promise<boolean>;
   pending(runIds: readonly string[]): Promise<ControlRequest[]>;
-  /** `true` for the one caller that marks it done — the one that applies it. */
-  claim(runId: string, requestId: string): Promise<boolean>;
+  /**
+   * `true` for the one caller that marks it done — the one that applies it. With `claimedAt`
+   * (a stale claim's), claims again a request whose claimer never applied it.
+   */
+  claim(runId: string, requestId: string, claimedAt?: string | null): Promise<boolean>;
+  /**
+   * The requests whose effect is not known to have happened, of runs that have not ended,
+   * oldest first — `[]` when the driver cannot tell (no `readStaleControlRequests`).
+   */
+  stale(query: StaleControlRequestQuery): Promise<StaleControlRequest[]>;
+  /**
+   * The driver records effects (`readStaleControlRequests`, `reclaimControlRequest`,
+   * `markControlRequestApplied`): a claim whose claimer died is claimed again, a paused run's
+   * answer is adopted by recovery when the process that paused it is gone.
+   */
+  readonly tracksEffects: boolean;
+  /** The claimed request took effect, or never can (refused): it is not stale again. */
+  applied(runId: string, requestId: string): Promise<void>;
   /** Called with the run id after each request this store object recorded. */
   subscribe(listener: (runId: string) => void): () => void;
 }
@@ -48,9 +80,14 @@ export function controlRequestsOf(
   now: () => Date,
 ): ControlRequests | undefined {
   const { appendControlRequest, readControlRequests, markControlRequestDone } = driver;
+  const { readStaleControlRequests, reclaimControlRequest, markControlRequestApplied } = driver;
   if (!appendControlRequest || !readControlRequests || !markControlRequestDone) return undefined;
   const listeners = new Set<(runId: string) => void>();
+  const tracksEffects = Boolean(
+    readStaleControlRequests && reclaimControlRequest && markControlRequestApplied,
+  );
   return {
+    tracksEffects,
     async record(input) {
       assertRunId(input.runId);
       const request = ControlRequestSchema.parse({ ...input, createdAt: now().toISOString() });
@@ -61,24 +98,57 @@ export function controlRequestsOf(
     async pending(runIds) {
       if (runIds.length === 0) return [];
       const rows = await readControlRequests.call(driver, runIds);
+      return rows.map(parseRequest);
+    },
+    claim(runId, requestId, claimedAt) {
+      assertRunId(runId);
+      const at = now().toISOString();
+      if (claimedAt === undefined || claimedAt === null) {
+        return markControlRequestDone.call(driver, runId, requestId, at);
+      }
+      if (!reclaimControlRequest) return Promise.resolve(false);
+      return reclaimControlRequest.call(driver, runId, requestId, claimedAt, at);
+    },
+    async stale({ runIds, pendingForMs, claimedForMs, limit }) {
+      if (!readStaleControlRequests || !tracksEffects || runIds?.length === 0) return [];
+      const at = now().getTime();
+      const rows = await readStaleControlRequests.call(driver, {
+        ...(runIds === undefined ? {} : { runIds }),
+        createdBefore: new Date(at - pendingForMs).toISOString(),
+        claimedBefore: new Date(at - claimedForMs).toISOString(),
+        limit,
+      });
       return rows.map((row) => {
-        const parsed = ControlRequestSchema.safeParse(row);
-        if (parsed.success) return parsed.data as ControlRequest;
-        const runId = (row as { runId?: unknown } | null)?.runId;
-        throw new StoreRecordError(
-          typeof runId === 'string' ? runId : '(unknown)',
-          'control request',
-          issuesOf(parsed.error),
-        );
+        const { request, claimedAt } = (row ?? {}) as { request?: unknown; claimedAt?: unknown };
+        const parsed = parseRequest(request);
+        if (
+          claimedAt !== null &&
+          (typeof claimedAt !== 'string' || Number.isNaN(Date.parse(claimedAt)))
+        ) {
+          const issue = { path: 'claimedAt', message: 'is not a timestamp' };
+          throw new StoreRecordError(parsed.runId, 'control request', [issue]);
+        }
+        return { ...parsed, claimedAt };
       });
     },
-    claim(runId, requestId) {
+    async applied(runId, requestId) {
       assertRunId(runId);
-      return markControlRequestDone.call(driver, runId, requestId);
+      await markControlRequestApplied?.call(driver, runId, requestId);
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
   };
+}
+
+function parseRequest(row: unknown): ControlRequest {
+  const parsed = ControlRequestSchema.safeParse(row);
+  if (parsed.success) return parsed.data as ControlRequest;
+  const runId = (row as { runId?: unknown } | null)?.runId;
+  throw new StoreRecordError(
+    typeof runId === 'string' ? runId : '(unknown)',
+    'control request',
+    issuesOf(parsed.error),
+  );
 }

@@ -61,10 +61,45 @@ export interface AgentRuntimeDriver {
   /** The requests of these runs not yet marked done, oldest first (`StoredControlRequest`s). */
   readControlRequests?(runIds: readonly string[]): Promise<unknown[]>;
   /**
-   * Marks the request done; `true` for the one call that changed it (the claim an executor
-   * makes before applying it, so each request is applied exactly once), else `false`.
+   * Marks the request done (claimed at `claimedAt`, the store's clock); `true` for the one call
+   * that changed it (the claim an executor makes before applying it, so each request is applied
+   * exactly once), else `false`.
    */
-  markControlRequestDone?(runId: string, requestId: string): Promise<boolean>;
+  markControlRequestDone?(runId: string, requestId: string, claimedAt?: string): Promise<boolean>;
+  /**
+   * Optional, with the two below: the requests whose effect is not known to have happened —
+   * pending ones created before `createdBefore`, and claimed ones (`markControlRequestDone`)
+   * claimed before `claimedBefore` and never `markControlRequestApplied` — of runs that have not
+   * ended, oldest first, at most `limit`: `{ request, claimedAt }` each (`claimedAt` null while
+   * pending). With `runIds`, of those runs only; without, of runs nobody leases (queued or
+   * paused: the process that would apply them is gone) — what recovery adopts.
+   */
+  readStaleControlRequests?(query: {
+    runIds?: readonly string[];
+    createdBefore: string;
+    claimedBefore: string;
+    limit: number;
+  }): Promise<unknown[]>;
+  /**
+   * Claims again, at `reclaimedAt`, a request claimed at `claimedAt` (its claimer died or failed
+   * before applying it): `true` for the one call that changed the claim, `false` when it was
+   * claimed anew or applied meanwhile.
+   */
+  reclaimControlRequest?(
+    runId: string,
+    requestId: string,
+    claimedAt: string,
+    reclaimedAt: string,
+  ): Promise<boolean>;
+  /** Records that the claimed request took effect (or can never take one): it is never stale. */
+  markControlRequestApplied?(runId: string, requestId: string): Promise<void>;
+}
+
+/** A request `readStaleControlRequests` returns, as a driver stores it. */
+export interface StoredStaleControlRequest {
+  request: unknown;
+  /** When it was claimed; null while pending. */
+  claimedAt: string | null;
 }
 
 /** A durable control request as a driver stores it (the store validates what it reads). */

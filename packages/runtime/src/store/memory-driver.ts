@@ -1,4 +1,4 @@
-import type { AgentRuntimeDriver, StoredControlRequest } from './driver';
+import type { AgentRuntimeDriver, StoredControlRequest, StoredStaleControlRequest } from './driver';
 import type { StoredRunEvent } from './evolve-run';
 import type { StoredRun } from './stored-run';
 
@@ -8,7 +8,18 @@ interface Entry {
   /** The head: the last event's revision and lease expiry (the snapshot's without events). */
   revision: number;
   leaseExpiresAt: string | null;
+  /** The run ended (its last status change is terminal). */
+  ended: boolean;
 }
+
+interface ControlEntry {
+  request: StoredControlRequest;
+  /** When it was claimed (`markControlRequestDone`); null while pending. */
+  claimedAt: string | null;
+  applied: boolean;
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /**
  * The embedded default driver. It stores copies: mutating an object passed in or returned
@@ -20,7 +31,7 @@ interface Entry {
 export function createMemoryDriver(): AgentRuntimeDriver {
   const runs = new Map<string, Entry>();
   /** Control requests by run, then request id (insertion order: oldest first). */
-  const control = new Map<string, Map<string, { request: StoredControlRequest; done: boolean }>>();
+  const control = new Map<string, Map<string, ControlEntry>>();
 
   const driver: AgentRuntimeDriver = {
     async load(runId) {
@@ -44,9 +55,14 @@ export function createMemoryDriver(): AgentRuntimeDriver {
         events: [],
         revision: 0,
         leaseExpiresAt: null,
+        ended: false,
       };
       next.events.push(...copies);
       if (snapshot) next.snapshot = structuredClone(snapshot);
+      for (const event of copies) {
+        if (event.type === 'run-status') next.ended = TERMINAL.has(event.status);
+      }
+      if (!last && snapshot) next.ended = TERMINAL.has(snapshot.run.status);
       if (last) {
         next.revision = last.revision;
         next.leaseExpiresAt = last.leaseExpiresAt ?? null;
@@ -86,20 +102,64 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       const requests = control.get(runId) ?? new Map();
       control.set(runId, requests);
       if (requests.has(request.requestId)) return false;
-      requests.set(request.requestId, { request: structuredClone(request), done: false });
+      requests.set(request.requestId, {
+        request: structuredClone(request),
+        claimedAt: null,
+        applied: false,
+      });
       return true;
     },
     async readControlRequests(runIds) {
       const pending = runIds.flatMap((runId) =>
-        [...(control.get(runId)?.values() ?? [])].filter((entry) => !entry.done),
+        [...(control.get(runId)?.values() ?? [])].filter((entry) => entry.claimedAt === null),
       );
       return structuredClone(pending.map((entry) => entry.request));
     },
-    async markControlRequestDone(runId, requestId) {
+    async markControlRequestDone(runId, requestId, claimedAt) {
       const entry = control.get(runId)?.get(requestId);
-      if (!entry || entry.done) return false;
-      entry.done = true;
+      if (!entry || entry.claimedAt !== null) return false;
+      entry.claimedAt = claimedAt ?? new Date().toISOString();
       return true;
+    },
+    async readStaleControlRequests({ runIds, createdBefore, claimedBefore, limit }) {
+      const created = Date.parse(createdBefore);
+      const claimed = Date.parse(claimedBefore);
+      const stale: ControlEntry[] = [];
+      for (const runId of runIds ?? control.keys()) {
+        const entry = runs.get(runId);
+        if (!entry || entry.ended || (runIds === undefined && entry.leaseExpiresAt !== null)) {
+          continue;
+        }
+        for (const request of control.get(runId)?.values() ?? []) {
+          if (request.applied) continue;
+          const due =
+            request.claimedAt === null
+              ? Date.parse(request.request.createdAt) < created
+              : Date.parse(request.claimedAt) < claimed;
+          if (due) stale.push(request);
+        }
+      }
+      stale.sort((a, b) => Date.parse(a.request.createdAt) - Date.parse(b.request.createdAt));
+      return structuredClone(
+        stale.slice(0, Math.max(0, limit)).map(
+          (entry): StoredStaleControlRequest => ({
+            request: entry.request,
+            claimedAt: entry.claimedAt,
+          }),
+        ),
+      );
+    },
+    async reclaimControlRequest(runId, requestId, claimedAt, reclaimedAt) {
+      const entry = control.get(runId)?.get(requestId);
+      if (!entry || entry.applied || entry.claimedAt !== claimedAt) return false;
+      // A claim is never older than the one it replaces, even within one millisecond.
+      const later = Date.parse(reclaimedAt) > Date.parse(claimedAt);
+      entry.claimedAt = later ? reclaimedAt : new Date(Date.parse(claimedAt) + 1).toISOString();
+      return true;
+    },
+    async markControlRequestApplied(runId, requestId) {
+      const entry = control.get(runId)?.get(requestId);
+      if (entry) entry.applied = true;
     },
   };
   storedEvents.set(driver, runs);

@@ -74,4 +74,68 @@ export function describeControlRequestConformance(ctx: ConformanceContext): void
     await ctx.target.driver.appendControlRequest?.(id, bad as never);
     await expect(requests().pending([id])).rejects.toSatisfy(StoreRecordError.isInstance);
   });
+
+  it('finds the requests whose effect is unknown: pending past their wait, claimed and never applied, of runs that have not ended', async () => {
+    if (!requests().tracksEffects) return;
+    const paused = ctx.runId();
+    const leased = await ctx.acquired();
+    const gone = ctx.runId();
+    await ctx.store.createRun({ runId: paused });
+    await ctx.store.createRun({ runId: gone });
+    for (const runId of [paused, leased.id, gone]) {
+      await requests().record({ runId, requestId: 'cancel', kind: 'cancel' });
+    }
+    const orphans = (query: { pendingForMs: number; claimedForMs: number }) =>
+      requests().stale({ ...query, limit: 10 });
+    // Too young to be anybody's but their runs' own processes'.
+    expect(await orphans({ pendingForMs: 1_000, claimedForMs: 1_000 })).toEqual([]);
+    ctx.clock.advance(1_001);
+    // Runs nobody leases only; the leased one's executor applies its own.
+    const found = await orphans({ pendingForMs: 1_000, claimedForMs: 1_000 });
+    expect(found.map((request) => request.runId).sort()).toEqual([gone, paused].sort());
+    expect(found[0]).toMatchObject({ requestId: 'cancel', kind: 'cancel', claimedAt: null });
+    // With run ids: of those runs, leased or not.
+    expect(
+      (
+        await requests().stale({ runIds: [leased.id], pendingForMs: 0, claimedForMs: 0, limit: 10 })
+      ).map((request) => request.runId),
+    ).toEqual([leased.id]);
+
+    // Claimed: not stale until its claim is old; applied: never again.
+    expect(await requests().claim(paused, 'cancel')).toBe(true);
+    expect((await orphans({ pendingForMs: 0, claimedForMs: 1_000 })).map((r) => r.runId)).toEqual([
+      gone,
+    ]);
+    ctx.clock.advance(1_001);
+    const [stale] = (await orphans({ pendingForMs: 0, claimedForMs: 1_000 })).filter(
+      (request) => request.runId === paused,
+    );
+    expect(stale?.claimedAt).toEqual(expect.any(String));
+    // Claimed again by exactly one of concurrent reclaimers, and then young again.
+    const reclaims = await Promise.all(
+      [0, 1, 2].map(() => requests().claim(paused, 'cancel', stale!.claimedAt)),
+    );
+    expect(reclaims.filter(Boolean)).toHaveLength(1);
+    expect(
+      (await orphans({ pendingForMs: 0, claimedForMs: 1_000 })).map((r) => r.runId),
+    ).not.toContain(paused);
+    await requests().applied(paused, 'cancel');
+    ctx.clock.advance(5_000);
+    expect(
+      (await orphans({ pendingForMs: 0, claimedForMs: 1_000 })).map((r) => r.runId),
+    ).not.toContain(paused);
+    expect(await requests().claim(paused, 'cancel', stale!.claimedAt)).toBe(false);
+
+    // A run that ended has nothing stale.
+    await ctx.store
+      .acquireRun(gone, { owner: 'owner-b', leaseMs: 1_000 })
+      .then((run) =>
+        ctx.store.commitTerminal(
+          gone,
+          { owner: 'owner-b', fencingToken: run.fencingToken, expectedRevision: run.revision },
+          { status: 'cancelled' },
+        ),
+      );
+    expect(await orphans({ pendingForMs: 0, claimedForMs: 0 })).toEqual([]);
+  });
 }

@@ -4,35 +4,58 @@ import type { RunHandle } from '../agent-runtime-types';
 import type { ResumeRunOptions, RuntimeLogEntry } from '../run-options';
 
 export interface ControlTargets {
-  /** Ends the run `cancelled` from this process (aborting its execution here, if any). */
-  cancel(runId: string): void;
+  /**
+   * Ends the run `cancelled` from this process (aborting its execution here, if any); resolves
+   * `true` once the run ended, `false` when it did not (the store failed, the run was handed off).
+   */
+  cancel(runId: string): Promise<boolean>;
   resume(options: ResumeRunOptions): RunHandle;
   log(entry: RuntimeLogEntry): void;
 }
 
+/** A claimed request handed to its execution; `effect` settles when its outcome is known. */
+export interface AppliedControlRequest {
+  /**
+   * `true` when the request took effect (the run ended cancelled, the resumed execution ended
+   * or paused again) or never can (the answer was refused): it is then marked applied. `false`
+   * when that is not known — the store failed, the process handed the run off — so it stays
+   * claimed-but-unapplied and is claimed again later (by this process's pump or recovery).
+   */
+  effect: Promise<boolean>;
+}
+
 /**
  * Applies one claimed control request to this process's execution of the run: a cancel
- * aborts it (or ends the paused run), approval answers resume the paused run. A refused answer
- * (the run ended or resumed meanwhile) rejects; the resumed execution's own end is the run's.
+ * aborts it (or ends the paused run), approval answers resume the paused run. Resolves once
+ * the request reached the execution (a resume's `created`); never rejects.
  */
 export async function applyControlRequest(
   request: ControlRequest,
   targets: ControlTargets,
-): Promise<void> {
-  if (request.kind === 'cancel') {
-    targets.cancel(request.runId);
-    return;
-  }
+): Promise<AppliedControlRequest> {
+  if (request.kind === 'cancel') return { effect: targets.cancel(request.runId) };
   const handle = targets.resume({ runId: request.runId, approvals: request.approvals ?? [] });
-  handle.done.catch((error: unknown) => {
-    // A refusal is what `created` rejects with; a run's own failure is recorded in the store.
-    if (error instanceof TypeError || InvalidTransitionError.isInstance(error)) return;
-    targets.log({
-      level: 'error',
-      message: 'The resumed execution failed',
-      runId: request.runId,
-      error,
-    });
-  });
-  await handle.created;
+  const effect = handle.done.then(
+    () => true,
+    (error: unknown) => {
+      if (isRefusal(error)) return true;
+      targets.log({
+        level: 'error',
+        message: 'The resumed execution failed',
+        runId: request.runId,
+        error,
+      });
+      return false;
+    },
+  );
+  await handle.created.catch(() => {});
+  return { effect };
+}
+
+/**
+ * What `resumeRun` refuses an answer with — the answer is wrong for the run as it stands (it
+ * ended, resumed, executes, waits for other ids): applying it again can never succeed.
+ */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof TypeError || InvalidTransitionError.isInstance(error);
 }

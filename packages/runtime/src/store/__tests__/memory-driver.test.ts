@@ -17,6 +17,9 @@ function corruptibleMemoryDriver() {
     appendControlRequest: inner.appendControlRequest,
     readControlRequests: inner.readControlRequests,
     markControlRequestDone: inner.markControlRequestDone,
+    readStaleControlRequests: inner.readStaleControlRequests,
+    reclaimControlRequest: inner.reclaimControlRequest,
+    markControlRequestApplied: inner.markControlRequestApplied,
   };
   return {
     driver,

@@ -1,0 +1,130 @@
+import { isTerminalStatus } from '@runlight/protocol';
+import { endLost, type ResolveRun } from '../../recovery/take-over-run';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
+import type { StaleControlRequest } from '../../store/control-requests';
+import type { RunMutationQueue } from '../../store/run-mutation-queue';
+import type { RunHandle } from '../agent-runtime-types';
+import type { ResumeRunOptions, RunExecutionOptions, RuntimeLogEntry } from '../run-options';
+import {
+  type AppliedControlRequest,
+  applyControlRequest,
+  type ControlTargets,
+} from './apply-control-request';
+import { pendingApprovalIds } from './approval-answers';
+
+/** A pending request waits this long for the process that paused its run before recovery adopts it. */
+export const DEFAULT_ADOPT_AFTER_MS = 2_000;
+
+/** How adopting one orphaned request went. */
+export interface AdoptionOutcome {
+  runId: string;
+  requestId: string;
+  kind: StaleControlRequest['kind'];
+  /**
+   * - `applied` — claimed here and applied: the cancel ends the run, the answers resume it in
+   *   this process with what `resolveRun` returned;
+   * - `refused` — claimed, but it can never apply (the run waits for other approvals);
+   * - `ended` — claimed; `resolveRun` had nothing to continue the run with: ended `ownership_lost`;
+   * - `deferred` — claimed; `resolveRun` threw: it is claimed again later;
+   * - `skipped` — another process claimed it first, or the run is leased again.
+   */
+  result: 'applied' | 'refused' | 'ended' | 'deferred' | 'skipped';
+}
+
+export interface AdoptDeps {
+  store: AgentRuntimeStore;
+  publishing: AgentRuntimeStore;
+  queue: RunMutationQueue;
+  owner: string;
+  leaseMs: number;
+  log: (entry: RuntimeLogEntry) => void;
+  /** What this process remembers of runs it paused (used before asking `resolveRun`). */
+  paused: ReadonlyMap<string, RunExecutionOptions>;
+  targets: ControlTargets;
+  track(request: StaleControlRequest, applied: AppliedControlRequest): void;
+}
+
+export interface AdoptOptions {
+  resolveRun: ResolveRun;
+  /** Requests adopted per call, oldest first. Default 32. */
+  limit?: number;
+  /** How long a pending request waits for its run's own process first. Default 2 s. */
+  adoptAfterMs?: number;
+}
+
+/**
+ * Applies the control requests nobody will: those of runs nobody leases (paused for approvals,
+ * queued) whose process is gone — it was stopped, killed or restarted — or whose claimer died
+ * before they took effect. Each is claimed here first (so exactly one process applies it), a
+ * cancel ends the run, approval answers resume it in this process with what `resolveRun`
+ * returns for it (the run's model, conversation and tools, as after a takeover).
+ */
+export async function adoptOrphanedRequests(
+  deps: AdoptDeps,
+  options: AdoptOptions,
+): Promise<AdoptionOutcome[]> {
+  const requests = deps.store.controlRequests;
+  if (!requests?.tracksEffects) return [];
+  const orphans = await requests.stale({
+    pendingForMs: options.adoptAfterMs ?? DEFAULT_ADOPT_AFTER_MS,
+    // A claim whose effect is unknown for a whole lease: its claimer is gone.
+    claimedForMs: deps.leaseMs,
+    limit: options.limit ?? 32,
+  });
+  return Promise.all(orphans.map((request) => adopt(deps, options.resolveRun, request)));
+}
+
+async function adopt(
+  deps: AdoptDeps,
+  resolveRun: ResolveRun,
+  request: StaleControlRequest,
+): Promise<AdoptionOutcome> {
+  const { runId } = request;
+  const requests = deps.store.controlRequests!;
+  const outcome = (result: AdoptionOutcome['result']): AdoptionOutcome => ({
+    runId,
+    requestId: request.requestId,
+    kind: request.kind,
+    result,
+  });
+  const snapshot = await deps.publishing.getSnapshot(runId);
+  if (isTerminalStatus(snapshot.run.status) || snapshot.run.leaseExpiresAt !== null) {
+    return outcome('skipped');
+  }
+  if (!(await requests.claim(runId, request.requestId, request.claimedAt))) {
+    return outcome('skipped');
+  }
+  if (request.kind === 'cancel') {
+    deps.track(request, { effect: deps.targets.cancel(runId) });
+    return outcome('applied');
+  }
+  const message = snapshot.assistant?.message;
+  const pending = pendingApprovalIds(message);
+  if (!(request.approvals ?? []).every((answer) => pending.has(answer.approvalId))) {
+    await requests.applied(runId, request.requestId);
+    return outcome('refused');
+  }
+  let execution: RunExecutionOptions | null | undefined = deps.paused.get(runId);
+  try {
+    execution ??= await resolveRun(snapshot.run, { message: message ?? null, takeovers: 0 });
+  } catch (error) {
+    deps.log({ level: 'error', runId, message: 'resolveRun failed; the answer waits', error });
+    return outcome('deferred');
+  }
+  if (!execution) {
+    // Nothing can continue it: the answer would wait forever, and so would the run.
+    const acquired = await deps.publishing.acquireRun(runId, {
+      owner: deps.owner,
+      leaseMs: deps.leaseMs,
+    });
+    const lostOutcome = { runId, result: 'ended', reason: 'not-resolved' } as const;
+    await endLost(deps, acquired, message ?? null, lostOutcome);
+    await requests.applied(runId, request.requestId);
+    return outcome('ended');
+  }
+  const resume: ControlTargets['resume'] = (options: ResumeRunOptions): RunHandle =>
+    deps.targets.resume({ ...execution, ...options });
+  const applied = await applyControlRequest(request, { ...deps.targets, resume });
+  deps.track(request, applied);
+  return outcome('applied');
+}
