@@ -10,7 +10,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PublicRunSnapshotSchema, type RunStatus } from '@runlight/protocol';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSnippets } from '../../../scripts/snippets';
 import { Follower, SseReader } from '../src/http/__tests__/http-test-kit';
 import { SNIPPET_ANSWER } from './readme-routes/answer';
@@ -26,21 +26,50 @@ const snippets = await readSnippets(ROOT);
 const runnable = snippets.filter((snippet) => snippet.run);
 const messages = [{ role: 'user', content: 'Hi' }];
 
-/** Starts the snippet's server; resolves with its port once it listens. */
-function startSnippet(file: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = fork(HARNESS, [file], {
+/**
+ * Writes every runnable snippet out and starts them all in one harness process (the runtime
+ * loads once); each file's port, or why it did not start.
+ */
+async function startSnippets(): Promise<{
+  ports: Map<string, Promise<number>>;
+  child: ChildProcess;
+}> {
+  const files = runnable.map((snippet) => join(SCRATCH, snippet.file));
+  for (const [index, file] of files.entries()) {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, runnable[index]!.code);
+  }
+  const child = fork(HARNESS, files, {
     execArgv: ['--import', 'tsx', '--conditions=@runlight/source'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('message', (message: { type: string; port: number }) => {
-      if (message.type === 'listening') resolve({ port: message.port, child });
-    });
-    child.on('exit', (code) => reject(new Error(`the snippet exited (${code}):\n${output}`)));
+  const settle = new Map<string, { resolve(port: number): void; reject(error: Error): void }>();
+  const ports = new Map(
+    files.map((file) => [
+      file,
+      new Promise<number>((resolve, reject) => settle.set(file, { resolve, reject })),
+    ]),
+  );
+  for (const port of ports.values()) port.catch(() => {}); // awaited by each test
+  child.on(
+    'message',
+    (message: { type: string; file: string; port?: number; message?: string }) => {
+      if (message.type === 'listening') settle.get(message.file)?.resolve(message.port!);
+      if (message.type === 'failed') {
+        settle
+          .get(message.file)
+          ?.reject(new Error(`the snippet did not start: ${message.message}`));
+      }
+    },
+  );
+  child.on('exit', (code) => {
+    for (const { reject } of settle.values())
+      reject(new Error(`the harness exited (${code}):\n${output}`));
   });
+  return { ports, child };
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -59,7 +88,14 @@ const post = (url: string, headers: Record<string, string> = {}) =>
   });
 
 describe('the README route snippets, run against a real server', () => {
-  afterAll(() => rm(SCRATCH, { recursive: true, force: true }));
+  let started: Awaited<ReturnType<typeof startSnippets>>;
+  beforeAll(async () => {
+    started = await startSnippets();
+  });
+  afterAll(async () => {
+    if (started) await stop(started.child);
+    await rm(SCRATCH, { recursive: true, force: true });
+  });
 
   it('runs every snippet that starts a server', () => {
     const servers = snippets.filter((snippet) =>
@@ -73,40 +109,33 @@ describe('the README route snippets, run against a real server', () => {
 
   for (const snippet of runnable) {
     it(`${snippet.origin}: the start route runs a run its events and snapshot show`, async () => {
-      const file = join(SCRATCH, snippet.file);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, snippet.code);
-      const { port, child } = await startSnippet(file);
-      try {
-        const base = `http://127.0.0.1:${port}/api`;
-        // The snippet's `authorize` is asked first: a refused reader starts nothing.
-        expect((await post(`${base}/runs`, { 'x-user': 'nobody' })).status).toBe(403);
-        const started = await post(`${base}/runs`);
-        expect(started.status).toBe(201);
-        const { runId } = (await started.json()) as { runId: string };
+      const port = await started.ports.get(join(SCRATCH, snippet.file))!;
+      const base = `http://127.0.0.1:${port}/api`;
+      // The snippet's `authorize` is asked first: a refused reader starts nothing.
+      expect((await post(`${base}/runs`, { 'x-user': 'nobody' })).status).toBe(403);
+      const response = await post(`${base}/runs`);
+      expect(response.status).toBe(201);
+      const { runId } = (await response.json()) as { runId: string };
 
-        const events = await fetch(`${base}/runs/${runId}/events`);
-        expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
-        const follower = new Follower();
-        let status: RunStatus | undefined;
-        for (const message of await new SseReader(events.body!).rest()) {
-          follower.apply(message);
-          const event = JSON.parse(message.data) as { type: string; status?: RunStatus };
-          if (event.type === 'run-status') status = event.status;
-        }
-        expect(status).toBe('completed'); // the server ended the stream on the terminal event
-        expect(follower.text).toBe(SNIPPET_ANSWER);
-
-        const snapshot = PublicRunSnapshotSchema.parse(
-          await (await fetch(`${base}/runs/${runId}`)).json(),
-        );
-        expect(snapshot.run.status).toBe('completed');
-        expect(snapshot.assistant?.message.parts).toContainEqual(
-          expect.objectContaining({ type: 'text', text: SNIPPET_ANSWER }),
-        );
-      } finally {
-        await stop(child);
+      const events = await fetch(`${base}/runs/${runId}/events`);
+      expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const follower = new Follower();
+      let status: RunStatus | undefined;
+      for (const message of await new SseReader(events.body!).rest()) {
+        follower.apply(message);
+        const event = JSON.parse(message.data) as { type: string; status?: RunStatus };
+        if (event.type === 'run-status') status = event.status;
       }
+      expect(status).toBe('completed'); // the server ended the stream on the terminal event
+      expect(follower.text).toBe(SNIPPET_ANSWER);
+
+      const snapshot = PublicRunSnapshotSchema.parse(
+        await (await fetch(`${base}/runs/${runId}`)).json(),
+      );
+      expect(snapshot.run.status).toBe('completed');
+      expect(snapshot.assistant?.message.parts).toContainEqual(
+        expect.objectContaining({ type: 'text', text: SNIPPET_ANSWER }),
+      );
     });
   }
 });

@@ -1,5 +1,5 @@
 /**
- * Runs one README route snippet as its own process: `node --import tsx harness.ts <snippet>`.
+ * Runs README route snippets in one process: `node --import tsx harness.ts <snippet>…`.
  *
  * The snippet's code runs unchanged. The names a README leaves to the reader
  * (`snippet-globals.d.ts`) become globals: `model` is the scripted model (a fresh one per
@@ -8,7 +8,8 @@
  * are an in-memory setup whose `start` route starts a scripted run. Every `server.listen(…)` is
  * bound to an ephemeral port on 127.0.0.1 instead of the snippet's (so runs never collide),
  * and a snippet that only exports a fetch app (Hono) is served on `node:http`. The port goes
- * to the parent as `{ type: 'listening', port }`.
+ * to the parent as `{ type: 'listening', file, port }`, an import that throws as
+ * `{ type: 'failed', file, message }`.
  */
 
 import { createServer } from 'node:http';
@@ -71,26 +72,43 @@ function freshModel() {
 Object.assign(globalThis, readerGlobals);
 Object.defineProperty(globalThis, 'model', { get: freshModel, configurable: true });
 
+/** The snippet being imported: every server it starts is reported as its own. */
+let current = '';
 let listens = false;
 const listen = Server.prototype.listen;
 Server.prototype.listen = function (this: Server, ...args: unknown[]) {
   listens = true;
+  const file = current;
   const callback = args.find((arg) => typeof arg === 'function') as (() => void) | undefined;
   this.once('listening', () => {
-    process.send?.({ type: 'listening', port: (this.address() as AddressInfo).port });
+    process.send?.({ type: 'listening', file, port: (this.address() as AddressInfo).port });
   });
   return listen.call(this, { port: 0, host: '127.0.0.1' }, callback);
 } as Server['listen'];
 
-const file = process.argv[2];
-if (!file) throw new Error('usage: harness.ts <snippet file>');
-const module = (await import(pathToFileURL(file).href)) as {
-  default?: { fetch?: (request: Request) => Response | Promise<Response> };
-};
-const app = module.default;
-if (!listens && typeof app?.fetch === 'function') {
+/** Imports one snippet; a snippet that only exports a fetch app is served on node:http. */
+async function start(file: string): Promise<void> {
+  current = file;
+  listens = false;
+  const module = (await import(pathToFileURL(file).href)) as {
+    default?: { fetch?: (request: Request) => Response | Promise<Response> };
+  };
+  const app = module.default;
+  if (listens) return;
+  if (typeof app?.fetch !== 'function')
+    throw new Error('it neither listens nor exports a fetch app');
   const fetch = app.fetch.bind(app);
   createServer(toNodeListener((request) => fetch(request))).listen();
-} else if (!listens) {
-  throw new Error(`${file} neither listens nor exports a fetch app`);
+}
+
+// One process for every snippet (each loads the runtime once); a snippet that throws is
+// reported as failed and the others still start.
+for (const file of process.argv.slice(2)) {
+  await start(file).catch((error: unknown) =>
+    process.send?.({
+      type: 'failed',
+      file,
+      message: error instanceof Error ? error.stack : String(error),
+    }),
+  );
 }
