@@ -13,6 +13,10 @@
  *   printed. Use it only for shapes that are not TypeScript (none today).
  * - Blocks with relative imports are app files (Next.js, Vite): they are checked under
  *   `moduleResolution: Bundler` only; every other block under NodeNext and Bundler.
+ * - A block preceded by `<!-- snippet: run -->` is a route setup that is also run
+ *   (`packages/runtime/test/readme-routes.test.ts`, in `pnpm test:unit`): it starts a real
+ *   loopback server with the scripted model and the test starts a run through it. Every block
+ *   that starts a server (`.listen(`, `export default app`) must carry it.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -38,11 +42,14 @@ export interface Snippet {
   readonly code: string;
   /** Relative imports: an app file, checked under Bundler resolution only. */
   readonly bundlerOnly: boolean;
+  /** Marked `<!-- snippet: run -->`: a route setup the tests also run against real HTTP. */
+  readonly run: boolean;
 }
 
 const FENCE = /^```(ts|tsx|typescript)\s*$/;
 const NAMED_FILE = /^\/\/\s*([\w.@\-[\]/]+\.(?:ts|tsx|mts))\b/;
 const SKIP = /<!--\s*snippet:\s*skip\b([^>]*)-->/;
+const RUN = /<!--\s*snippet:\s*run\s*-->/;
 
 const slug = (source: string) => source.replace(/\.md$/, '').replace(/[^\w]+/g, '-');
 
@@ -58,10 +65,8 @@ export function extractSnippets(source: string, markdown: string): Snippet[] {
     for (index++; index < lines.length && !/^```\s*$/.test(lines[index]!); index++) {
       body.push(lines[index]!);
     }
-    const previous = lines
-      .slice(Math.max(0, start - 2), start)
-      .join('\n')
-      .match(SKIP);
+    const before = lines.slice(Math.max(0, start - 2), start).join('\n');
+    const previous = before.match(SKIP);
     if (previous !== null) {
       console.log(`  snippet ${source}:${start + 1} skipped:${previous[1]}`);
       continue;
@@ -75,6 +80,7 @@ export function extractSnippets(source: string, markdown: string): Snippet[] {
       file,
       code: `// ${source}:${start + 1}\n${code}\nexport {};\n`,
       bundlerOnly: /from\s+['"]\.\.?\//.test(code),
+      run: RUN.test(before),
     });
   }
   return snippets;

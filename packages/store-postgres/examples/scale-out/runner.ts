@@ -6,13 +6,11 @@
 import { RuntimeClosedError } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
+import { SCRIPTED_ANSWER } from './check';
 
 const deployment = await connectPostgresDeployment({ schema: process.env.RUNLIGHT_SCHEMA });
 // A recovery loop comes with it: runs abandoned by a dead runner end instead of hanging.
 const { runtime } = deployment.startRunner({ owner: `runner-${process.pid}` });
-const words = 'Executed by the runner, streamed to you by whichever gateway you reached. '.repeat(
-  3,
-);
 let count = 0;
 const every = Number(process.env.RUN_EVERY_MS ?? 3_000);
 
@@ -21,7 +19,7 @@ async function startDemoRun(): Promise<void> {
   const runId = count === 1 && process.env.FIRST_RUN ? process.env.FIRST_RUN : `demo-${count}`;
   await deployment.store.createRun({ runId }).catch(() => {}); // watchers may connect at once
   process.send?.({ type: 'run', runId });
-  const model = scriptedModel([{ firstTokenMs: 300, tokenMs: 30, text: words }]);
+  const model = scriptedModel([{ firstTokenMs: 300, tokenMs: 30, text: SCRIPTED_ANSWER }]);
   try {
     const run = await runtime.startRun({
       runId,

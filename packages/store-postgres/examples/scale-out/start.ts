@@ -3,13 +3,18 @@
  * and the LISTEN/NOTIFY event bus). A load balancer would spread clients over the gateways.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test pnpm example:scale-out
- *   pnpm example:scale-out --check   # follow demo-1 on both gateways, compare, exit
+ *   pnpm example:scale-out --check   # follow one run on both gateways, compare, exit 0 or 1
+ *
+ * `--check` follows one run on both gateways with the client a page uses, then compares each
+ * gateway's text with the store's final message and with the scripted answer, counting each
+ * sentence (`check.ts`): any duplicated or lost text, or a run that did not complete, exits 1.
  *
  * Then e.g. `curl -N localhost:3101/api/runs/demo-3/events` and the same on :3102.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
+import { findMismatches, followRun, REPEAT, SCRIPTED_ANSWER, SENTENCE, textOf } from './check';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 process.env.RUNLIGHT_SCHEMA ??= 'runlight_scale_out';
@@ -56,22 +61,36 @@ if (!check) {
   await start('./runner.ts', { RUN_EVERY_MS: '3000' });
   console.log('1 runner + 2 gateways: http://127.0.0.1:3101/api and :3102/api (Ctrl-C stops)');
 } else {
-  // Watchers on both gateways first; then the runner executes the run.
+  // Watchers on both gateways first (the client a page uses); then the runner executes the run.
   const runId = `check-${Date.now()}`;
   const deployment = await connectPostgresDeployment({ schema: process.env.RUNLIGHT_SCHEMA });
   await deployment.store.createRun({ runId });
-  const followed = gateways.map(async ({ origin }) =>
-    (await fetch(`${origin}/api/runs/${runId}/events`)).text(),
-  );
+  const followed = gateways.map(({ origin }) => followRun(`${origin}/api`, runId));
   await start('./runner.ts', { RUN_EVERY_MS: '600000', FIRST_RUN: runId });
-  const texts = (await Promise.all(followed)).map((body) =>
-    [...body.matchAll(/"delta":"([^"]*)"/g)].map((match) => match[1]).join(''),
+  const problems = await Promise.all(followed).then(
+    async (runs) => {
+      const snapshot = await deployment.store.getSnapshot(runId);
+      const problems = findMismatches({
+        expected: SCRIPTED_ANSWER,
+        sentences: [SENTENCE],
+        stored: textOf(snapshot.assistant?.message),
+        gateways: runs.map((run, index) => ({ label: gateways[index]!.origin!, text: run.text })),
+      });
+      for (const [index, run] of runs.entries())
+        if (run.status !== 'completed') problems.push(`${gateways[index]!.origin}: ${run.status}`);
+      if (snapshot.run.status !== 'completed') problems.push(`store: ${snapshot.run.status}`);
+      return problems;
+    },
+    (error: unknown) => [error instanceof Error ? error.message : String(error)],
   );
-  const same = texts[0] === texts[1] && texts[0]!.length > 0;
-  console.log(
-    same ? `both gateways streamed: ${texts[0]}` : `gateways differ: ${JSON.stringify(texts)}`,
-  );
+  if (problems.length === 0) {
+    console.log(
+      `check passed: the store and both gateways hold the scripted answer ("${SENTENCE}" ×${REPEAT})`,
+    );
+  } else {
+    console.error(`check FAILED for ${runId}:\n  ${problems.join('\n  ')}`);
+  }
   await deployment.close();
   await stop();
-  process.exit(same ? 0 : 1);
+  process.exit(problems.length === 0 ? 0 : 1);
 }
