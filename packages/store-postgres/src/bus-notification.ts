@@ -15,6 +15,8 @@ export type BusMessage =
   | DurablePointer
   | { kind: 'delta'; event: RunDeltaEvent }
   | { kind: 'delta-row'; runId: string; id: string }
+  /** A control request of the run was recorded: its executor reads it now. */
+  | { kind: 'control'; runId: string }
   | { kind: 'skip' };
 
 interface Envelope {
@@ -78,6 +80,8 @@ function isMessage(value: unknown): value is BusMessage {
       return isObject(value.event);
     case 'delta-row':
       return typeof value.runId === 'string' && typeof value.id === 'string';
+    case 'control':
+      return typeof value.runId === 'string';
     default:
       return false;
   }

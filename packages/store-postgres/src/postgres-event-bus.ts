@@ -57,6 +57,9 @@ export interface PostgresEventBus extends RunEventBus {
   /** `deaf` from a loss of the LISTEN connection until it listens again. */
   health(): RunEventSourceHealth;
   onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void;
+  /** NOTIFYs the other instances that a control request of `runId` was recorded. */
+  notifyControlRequest(runId: string): void;
+  onControlRequest(listener: (runId: string) => void): () => void;
   /** Sends what is pending, stops listening and returns the LISTEN connection (before `pool.end()`). */
   close(): Promise<void>;
 }
@@ -120,6 +123,7 @@ class PostgresEventBusImpl implements PostgresEventBus {
   readonly #outbox: NotificationOutbox;
   readonly #log: EventLogReader;
   readonly #listening: ListenConnection;
+  readonly #controlListeners = new Set<(runId: string) => void>();
   #closed = false;
 
   constructor(sql: SqlClient, options: PostgresEventBusOptions) {
@@ -191,6 +195,15 @@ class PostgresEventBusImpl implements PostgresEventBus {
     );
   }
 
+  notifyControlRequest(runId: string): void {
+    if (!this.#closed) this.#outbox.send({ kind: 'control', runId });
+  }
+
+  onControlRequest(listener: (runId: string) => void): () => void {
+    this.#controlListeners.add(listener);
+    return () => this.#controlListeners.delete(listener);
+  }
+
   subscribe(runId: string, listener: RunEventListener): () => void {
     this.#order(runId); // a followed run is caught up after a loss, even before its first event
     const unsubscribe = this.#hub.subscribe(runId, listener);
@@ -255,6 +268,15 @@ class PostgresEventBusImpl implements PostgresEventBus {
           break;
         case 'durable':
           this.#accept(message.runId, () => this.#pointer(message));
+          break;
+        case 'control':
+          for (const listener of this.#controlListeners) {
+            try {
+              listener(message.runId);
+            } catch (error) {
+              this.#onError(error);
+            }
+          }
           break;
         case 'skip':
           break;

@@ -10,4 +10,12 @@ export interface RunEventBus extends RunEventSource {
   publish(event: RunEvent): void;
   /** The run's execution ended in this process: its live-delta buffer may be dropped. */
   endRun(runId: string): void;
+  /**
+   * Optional: tells the other processes that a control request (a cancel, approval answers)
+   * of `runId` was recorded, so the one executing the run reads it now instead of on its next
+   * poll. Best effort: the poll still finds a request whose notification was lost.
+   */
+  notifyControlRequest?(runId: string): void;
+  /** Optional: called with the run id when another process notified a control request. */
+  onControlRequest?(listener: (runId: string) => void): () => void;
 }

@@ -15,9 +15,15 @@ import { OwnedRun } from '../store/owned-run';
 
 /** What `resolveRun` is told about the run it is asked to continue. */
 export interface ResolveRunContext {
-  /** The assistant message as last checkpointed (the recovered execution continues it). */
+  /**
+   * The assistant message as last checkpointed (the recovered execution continues it); for a
+   * paused run whose answers recovery adopts, with those answers applied.
+   */
   message: UIMessage | null;
-  /** Takeovers of this run so far, this one included (1 on the first recovery; 0 after a graceful hand-off). */
+  /**
+   * Takeovers of this run so far, this one included (1 on the first recovery; 0 after a
+   * graceful hand-off, and when adopting a paused run's answers).
+   */
   takeovers: number;
 }
 

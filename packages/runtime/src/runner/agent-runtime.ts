@@ -172,6 +172,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         staleClaimMs: leaseMs,
       })
     : undefined;
+  // Another process recorded a request (the bus carries the word; the pump reads the store).
+  const unhear = pump && bus.onControlRequest?.(() => pump.wake());
 
   /** Exported as `resumeRun`. */
   function resume({ runId, approvals, ...overrides }: ResumeRunOptions): RunHandle {
@@ -387,7 +389,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     },
 
     // The control pump serves cancels until the last run is handed off, then stops polling.
-    close: (options) => shutdown.close(options).finally(() => pump?.stop()),
+    close: (options) =>
+      shutdown.close(options).finally(() => {
+        pump?.stop();
+        unhear?.();
+      }),
 
     cancelRun: cancelHere,
   };

@@ -75,6 +75,38 @@ describe.runIf(serverUnavailable === null)(`durable control requests (${serverLa
     }
   });
 
+  it('a cancel recorded on the gateway reaches the runner through the bus, not its poll', async () => {
+    // A poll a minute apart: only the NOTIFY can bring the cancel in time.
+    const { runtime, stop } = runnerSide.startRunner({
+      owner: 'runner-notified',
+      recovery: false,
+      controlPollMs: 60_000,
+    });
+    try {
+      const runId = `notify-${randomBytes(4).toString('hex')}`;
+      const text = Array.from({ length: 2_000 }, (_, i) => `w${i} `);
+      const run = runtime.startRun({
+        runId,
+        model: scriptedModel([{ text, tokenMs: 10 }]),
+        messages: [{ role: 'user', content: 'Go' }],
+      });
+      await run.created;
+      // Past the start-time wake: the pump reads again only when notified.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const sent = Date.now();
+      expect((await post(`/runs/${runId}/cancel`)).status).toBe(202);
+      const ended = await Promise.race([
+        run.done,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
+      ]);
+      expect(ended?.status).toBe('cancelled');
+      // 2,000 tokens at 10 ms would run 20 s: it ended on the notification.
+      expect(Date.now() - sent).toBeLessThan(15_000);
+    } finally {
+      stop();
+    }
+  });
+
   it('an approval answered on the gateway resumes the run paused on the runner, exactly once', async () => {
     const { runtime, stop } = runnerSide.startRunner({ owner: 'runner-approve', recovery: false });
     try {

@@ -107,6 +107,8 @@ export async function connectPostgresDeployment(
       livenessTimeoutMs: options.livenessTimeoutMs,
       onError,
     });
+    // A cancel or an answer recorded here reaches the process executing the run at once.
+    store.controlRequests?.subscribe((runId) => bus.notifyControlRequest(runId));
     const runners: DeploymentRunner[] = [];
     let closing: Promise<void> | undefined;
     const close = async (closeOptions?: CloseOptions) => {

@@ -13,6 +13,7 @@ import { type AgentRuntimeStore, createAgentRuntimeStore } from '../../store/age
 import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createRunRecovery } from '../create-run-recovery';
+import type { ResolveRunContext } from '../take-over-run';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -48,6 +49,7 @@ async function deployment() {
     toolApproval: { pay: 'user-approval' },
     stopWhen: isStepCount(5),
   });
+  const resolved: ResolveRunContext[] = [];
   const runner = (name: string, leaseMs = 30_000) => {
     const store = createAgentRuntimeStore(driver);
     const runtime = createAgentRuntime({
@@ -59,7 +61,10 @@ async function deployment() {
     const recovery = createRunRecovery({
       store,
       runtime,
-      resolveRun: () => execution(),
+      resolveRun: (_run, context) => {
+        resolved.push(context);
+        return execution();
+      },
       adoptAfterMs: 0,
       onLog: () => {},
     });
@@ -81,7 +86,7 @@ async function deployment() {
     const part = message?.parts.find((p) => p.type === 'tool-pay') as { approval: { id: string } };
     return { approvals: [{ approvalId: part.approval.id, approved: true }] };
   }
-  return { driver, store: gatewayStore, runner, post, pause, paid: () => paid };
+  return { driver, store: gatewayStore, runner, post, pause, resolved, paid: () => paid };
 }
 
 async function ended(store: AgentRuntimeStore, runId: string) {
@@ -116,6 +121,12 @@ describe('answers to a run whose pausing process is gone', () => {
     ]);
     expect(await ended(d.store, 'pay-1')).toMatchObject({ status: 'completed' });
     expect(d.paid()).toBe(1);
+    // The app is shown the message its execution continues: with the answer applied.
+    expect(d.resolved).toHaveLength(1);
+    expect(d.resolved[0]?.message?.parts.find((p) => p.type === 'tool-pay')).toMatchObject({
+      state: 'approval-responded',
+      approval: { approved: true },
+    });
     // Applied: no later poll adopts it again.
     expect(await b.recovery.tick()).toEqual([]);
     expect(d.paid()).toBe(1);

@@ -1,4 +1,4 @@
-import { isTerminalStatus } from '@runlight/protocol';
+import { isTerminalStatus, type UIMessage } from '@runlight/protocol';
 import { endLost, type ResolveRun } from '../../recovery/take-over-run';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { StaleControlRequest } from '../../store/control-requests';
@@ -10,7 +10,7 @@ import {
   applyControlRequest,
   type ControlTargets,
 } from './apply-control-request';
-import { pendingApprovalIds } from './approval-answers';
+import { answerApprovals, pendingApprovalIds } from './approval-answers';
 
 /** A pending request waits this long for the process that paused its run before recovery adopts it. */
 export const DEFAULT_ADOPT_AFTER_MS = 2_000;
@@ -100,13 +100,22 @@ async function adopt(
   }
   const message = snapshot.assistant?.message;
   const pending = pendingApprovalIds(message);
-  if (!(request.approvals ?? []).every((answer) => pending.has(answer.approvalId))) {
+  const answers = request.approvals ?? [];
+  if (answers.length === 0 || !answers.every((answer) => pending.has(answer.approvalId))) {
+    await requests.applied(runId, request.requestId);
+    return outcome('refused');
+  }
+  // The execution continues the answered message: that is what `resolveRun` is shown.
+  let answered: UIMessage;
+  try {
+    answered = answerApprovals(message!, answers);
+  } catch {
     await requests.applied(runId, request.requestId);
     return outcome('refused');
   }
   let execution: RunExecutionOptions | null | undefined = deps.paused.get(runId);
   try {
-    execution ??= await resolveRun(snapshot.run, { message: message ?? null, takeovers: 0 });
+    execution ??= await resolveRun(snapshot.run, { message: answered, takeovers: 0 });
   } catch (error) {
     deps.log({ level: 'error', runId, message: 'resolveRun failed; the answer waits', error });
     return outcome('deferred');
