@@ -13,7 +13,10 @@ import {
 export type DeploymentRecoveryOptions =
   | false
   | (Partial<
-      Pick<RunRecoveryOptions, 'intervalMs' | 'maxAttempts' | 'batchSize' | 'maxBackoffMs'>
+      Pick<
+        RunRecoveryOptions,
+        'intervalMs' | 'maxAttempts' | 'batchSize' | 'maxBackoffMs' | 'adoptAfterMs'
+      >
     > & {
       /**
        * How a run whose owner vanished, or whose end could not be written, continues. Default:
