@@ -249,6 +249,21 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       return rows.length === 1;
     },
 
+    async deleteEndedControlRequests({ endedBefore, limit }) {
+      const rows = await sql.query<{ run_id: string }>({
+        name: name('delete_ended_control'),
+        text: `DELETE FROM ${tables.controlRequests} WHERE (run_id, request_id) IN (
+            SELECT c.run_id, c.request_id FROM ${tables.controlRequests} c
+            JOIN ${tables.runs} r ON r.id = c.run_id
+            WHERE r.status IN ('completed', 'failed', 'cancelled')
+              AND r.updated_at < $1::timestamptz
+            LIMIT $2)
+          RETURNING run_id`,
+        values: [endedBefore, limit],
+      });
+      return rows.length;
+    },
+
     async markControlRequestApplied(runId, requestId) {
       await sql.query({
         name: name('applied_control'),

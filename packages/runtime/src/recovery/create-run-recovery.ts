@@ -4,8 +4,12 @@ import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { RecoveryOutcome, ResolveRun } from './take-over-run';
 
 export interface RunRecoveryOptions {
-  /** Where expired leases are looked up (the store the runtime writes to). */
-  store: Pick<AgentRuntimeStore, 'findExpiredRuns'>;
+  /**
+   * Where expired leases are looked up (the store the runtime writes to); its control requests,
+   * when it has them, are swept of ended runs' now and then (`sweepEveryMs`).
+   */
+  store: Pick<AgentRuntimeStore, 'findExpiredRuns'> &
+    Partial<Pick<AgentRuntimeStore, 'controlRequests'>>;
   /**
    * The runtime that takes the runs over and executes them (its owner name and lease), and
    * adopts the control requests of paused runs whose process is gone (`adoptOrphanedRequests`).
@@ -33,6 +37,11 @@ export interface RunRecoveryOptions {
    * restarted). Default 2 s.
    */
   adoptAfterMs?: number;
+  /**
+   * How often a poll also deletes the control requests of runs that ended over an hour ago
+   * (at most 1,000 a time). Default 60 s; `0` never.
+   */
+  sweepEveryMs?: number;
 }
 
 /** A recovery loop; `tick()` is one poll, for tests and for callers with their own schedule. */
@@ -82,6 +91,8 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let current: Promise<RecoveryOutcome[]> | null = null;
+  const sweepEveryMs = options.sweepEveryMs ?? 60_000;
+  let lastSweep = Date.now();
 
   async function poll(): Promise<RecoveryOutcome[]> {
     const now = Date.now();
@@ -98,8 +109,20 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
     const [takeovers, adoptions] = await Promise.all([
       Promise.all(due.map(takeOver)),
       adoptOrphans(),
+      sweepEnded(),
     ]);
     return [...takeovers, ...adoptions];
+  }
+
+  /** Now and then: the requests of runs long ended go, so the table does not grow forever. */
+  async function sweepEnded(): Promise<void> {
+    if (sweepEveryMs <= 0 || Date.now() - lastSweep < sweepEveryMs) return;
+    lastSweep = Date.now();
+    try {
+      await store.controlRequests?.sweep({ endedForMs: 60 * 60_000, limit: 1_000 });
+    } catch (error) {
+      log({ level: 'warn', runId: '-', message: 'Ended runs’ control requests not swept', error });
+    }
   }
 
   /** The control requests of paused runs whose process is gone: applied here. */

@@ -68,6 +68,11 @@ export interface ControlRequests {
    * answer is adopted by recovery when the process that paused it is gone.
    */
   readonly tracksEffects: boolean;
+  /**
+   * Deletes the requests of runs that ended at least `endedForMs` ago, at most `limit`;
+   * resolves how many (0 when the driver cannot). The recovery loop calls it now and then.
+   */
+  sweep(query: { endedForMs: number; limit: number }): Promise<number>;
   /** The claimed request took effect, or never can (refused): it is not stale again. */
   applied(runId: string, requestId: string): Promise<void>;
   /** Called with the run id after each request this store object recorded. */
@@ -130,6 +135,11 @@ export function controlRequestsOf(
         }
         return { ...parsed, claimedAt };
       });
+    },
+    async sweep({ endedForMs, limit }) {
+      if (!driver.deleteEndedControlRequests) return 0;
+      const endedBefore = new Date(now().getTime() - endedForMs).toISOString();
+      return driver.deleteEndedControlRequests({ endedBefore, limit });
     },
     async applied(runId, requestId) {
       assertRunId(runId);

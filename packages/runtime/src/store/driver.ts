@@ -93,6 +93,11 @@ export interface AgentRuntimeDriver {
   ): Promise<boolean>;
   /** Records that the claimed request took effect (or can never take one): it is never stale. */
   markControlRequestApplied?(runId: string, requestId: string): Promise<void>;
+  /**
+   * Optional: deletes the control requests of runs that ended before `endedBefore` (their last
+   * write), at most `limit`; resolves how many. What keeps the table from growing forever.
+   */
+  deleteEndedControlRequests?(query: { endedBefore: string; limit: number }): Promise<number>;
 }
 
 /** A request `readStaleControlRequests` returns, as a driver stores it. */

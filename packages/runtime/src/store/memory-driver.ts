@@ -10,6 +10,8 @@ interface Entry {
   leaseExpiresAt: string | null;
   /** The run ended (its last status change is terminal). */
   ended: boolean;
+  /** The time of its last write (the last event's, or the snapshot's). */
+  updatedAt: string;
 }
 
 interface ControlEntry {
@@ -56,6 +58,7 @@ export function createMemoryDriver(): AgentRuntimeDriver {
         revision: 0,
         leaseExpiresAt: null,
         ended: false,
+        updatedAt: new Date(0).toISOString(),
       };
       next.events.push(...copies);
       if (snapshot) next.snapshot = structuredClone(snapshot);
@@ -64,9 +67,11 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       }
       if (!last && snapshot) next.ended = TERMINAL.has(snapshot.run.status);
       if (last) {
+        next.updatedAt = last.at;
         next.revision = last.revision;
         next.leaseExpiresAt = last.leaseExpiresAt ?? null;
       } else if (snapshot) {
+        next.updatedAt = snapshot.run.updatedAt;
         next.revision = snapshot.run.revision;
         next.leaseExpiresAt = snapshot.lease?.expiresAt ?? null;
       }
@@ -156,6 +161,18 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       const later = Date.parse(reclaimedAt) > Date.parse(claimedAt);
       entry.claimedAt = later ? reclaimedAt : new Date(Date.parse(claimedAt) + 1).toISOString();
       return true;
+    },
+    async deleteEndedControlRequests({ endedBefore, limit }) {
+      const cutoff = Date.parse(endedBefore);
+      let deleted = 0;
+      for (const [runId, requests] of control) {
+        const entry = runs.get(runId);
+        if (!entry?.ended || Date.parse(entry.updatedAt) >= cutoff) continue;
+        if (deleted + requests.size > limit) break;
+        deleted += requests.size;
+        control.delete(runId);
+      }
+      return deleted;
     },
     async markControlRequestApplied(runId, requestId) {
       const entry = control.get(runId)?.get(requestId);

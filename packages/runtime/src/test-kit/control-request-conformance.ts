@@ -138,4 +138,23 @@ export function describeControlRequestConformance(ctx: ConformanceContext): void
       );
     expect(await orphans({ pendingForMs: 0, claimedForMs: 0 })).toEqual([]);
   });
+
+  it('sweeps the requests of runs that ended long enough ago, and only those', async () => {
+    if (!ctx.target.driver.deleteEndedControlRequests) return;
+    const live = ctx.runId();
+    const done = await ctx.acquired();
+    await ctx.store.createRun({ runId: live });
+    for (const runId of [live, done.id]) {
+      await requests().record({ runId, requestId: 'cancel', kind: 'cancel' });
+    }
+    await ctx.store.commitTerminal(done.id, done.guard, { status: 'cancelled' });
+    // Ended just now: kept (a late answer still finds its id taken).
+    expect(await requests().sweep({ endedForMs: 1_000, limit: 100 })).toBe(0);
+    ctx.clock.advance(1_001);
+    expect(await requests().sweep({ endedForMs: 1_000, limit: 100 })).toBe(1);
+    expect(await requests().pending([live])).toHaveLength(1);
+    expect(await requests().record({ runId: done.id, requestId: 'cancel', kind: 'cancel' })).toBe(
+      true,
+    );
+  });
 }

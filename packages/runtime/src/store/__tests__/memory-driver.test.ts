@@ -20,6 +20,7 @@ function corruptibleMemoryDriver() {
     readStaleControlRequests: inner.readStaleControlRequests,
     reclaimControlRequest: inner.reclaimControlRequest,
     markControlRequestApplied: inner.markControlRequestApplied,
+    deleteEndedControlRequests: inner.deleteEndedControlRequests,
   };
   return {
     driver,
