@@ -83,6 +83,8 @@ export type TakeOver =
   | {
       kind: 'execute';
       acquired: AgentRun;
+      /** The checkpointed message with the dead owner's unfinished parts closed. */
+      message?: UIMessage;
       execution: RunExecutionOptions;
       messages: RunExecutionOptions['messages'];
       outcome: RecoveryOutcome;
@@ -131,18 +133,29 @@ export async function takeOverRun(deps: Deps, options: TakeOverOptions): Promise
     });
     return endLost(deps, run, message, { ...acquired, result: 'ended', reason: 'max-attempts' });
   }
-  if (!inFlight && message !== null && awaitsApproval(message)) {
+  if (message !== null && awaitsApproval(message)) {
     // The owner died between the approval checkpoint and releasing its lease: finish the pause.
+    // The approval requests are whole (the SDK asks only once a call's input is complete), and
+    // an answer may be recorded already; an operation it had not yet ended is recorded failed.
     const owned = new OwnedRun(deps.publishing, run, { queue: deps.queue });
+    if (inFlight && run.lastOperation) {
+      await owned.recordRunOperation({
+        ...run.lastOperation,
+        phase: 'failed',
+        endedAt: new Date().toISOString(),
+      });
+    }
     return {
       kind: 'settled',
       run: await owned.releaseLease(),
       outcome: { ...acquired, result: 'paused' },
     };
   }
+  // What the recovered execution continues: the dead owner's unfinished parts closed.
+  const closed = message === null ? null : closeAbandonedParts(message);
   let execution: RunExecutionOptions | null | undefined;
   try {
-    execution = await options.resolveRun(run, { message, takeovers });
+    execution = await options.resolveRun(run, { message: closed, takeovers });
   } catch (error) {
     deps.log({
       level: 'error',
@@ -159,19 +172,20 @@ export async function takeOverRun(deps: Deps, options: TakeOverOptions): Promise
   if (!execution) {
     return endLost(deps, run, message, { ...acquired, result: 'ended', reason: 'not-resolved' });
   }
-  // The model sees the text and the finished tool calls so far; a call the dead owner never
-  // finished is left out (its effect may or may not have happened: see the README on
-  // idempotency) and the model may ask for it again.
+  // The model sees the text and the tool calls so far; a call the dead owner never finished
+  // is a failed call (its effect may or may not have happened: see the README on idempotency)
+  // and the model may make it again.
   const continued =
-    message === null || message.parts.length === 0
+    closed === null || closed.parts.length === 0
       ? []
-      : await convertToModelMessages([closeAbandonedParts(message)], {
+      : await convertToModelMessages([closed], {
           tools: execution.tools,
           ignoreIncompleteToolCalls: true,
         });
   return {
     kind: 'execute',
     acquired: run,
+    ...(closed === null ? {} : { message: closed }),
     execution,
     messages: [...execution.messages, ...continued],
     outcome: { ...acquired, result: 'recovered' },

@@ -1,16 +1,10 @@
-import {
-  type AgentRun,
-  isTerminalPhase,
-  isTerminalStatus,
-  type UIMessage,
-} from '@runlight/protocol';
+import { type AgentRun, isTerminalStatus, type UIMessage } from '@runlight/protocol';
 import { convertToModelMessages, generateId } from 'ai';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../errors/runtime-closed-error';
 import { RunEventHub } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
 import { type RecoveryOutcome, takeOverRun } from '../recovery/take-over-run';
-import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
 import {
   type AgentRuntime,
@@ -29,6 +23,7 @@ import {
   answerApprovals,
   pendingApprovalIds,
 } from './control/approval-answers';
+import { createCancels } from './control/cancels';
 import { startControlPump } from './control/control-pump';
 import { RuntimeShutdown } from './lifecycle/shutdown';
 import { RunExecution } from './run-execution';
@@ -106,57 +101,18 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     }
   }
 
-  /** Cancels a run no execution of this process is running: acquire, end, commit. */
-  async function cancelIdle(runId: string): Promise<void> {
-    const run = await publishing.getRun(runId);
-    if (isTerminalStatus(run.status)) return;
-    const acquired = await publishing.acquireRun(runId, { owner, leaseMs });
-    const owned = new OwnedRun(publishing, acquired, { queue });
-    const current = acquired.lastOperation;
-    if (current && !isTerminalPhase(current.phase)) {
-      await owned.recordRunOperation({
-        ...current,
-        phase: 'cancelled',
-        endedAt: new Date().toISOString(),
-      });
-    }
-    await owned.commitTerminal({ status: 'cancelled' });
-    paused.delete(runId);
-    bus.endRun(runId);
-  }
-
-  /** Exported as `cancelRun`; also what a durable cancel request applies. */
-  function cancelHere(runId: string): void {
-    const controller = controllers.get(runId);
-    if (controller) {
-      cancelRequested.add(controller);
-      controller.abort('cancelled');
-      return;
-    }
-    // Not executing here (e.g. awaiting approval): end it if no live owner holds it. A resume
-    // sent meanwhile waits for it (and then finds the run ended), instead of racing it for
-    // the lease under the same owner name.
-    if (executions.has(runId)) return;
-    const cancelling = cancelIdle(runId)
-      .catch((error) =>
-        log({ level: 'warn', message: 'The run could not be cancelled', runId, error }),
-      )
-      .finally(() => {
-        if (executions.get(runId) === cancelling) executions.delete(runId);
-      }) as Promise<unknown> as Promise<AgentRun>;
-    executions.set(runId, cancelling);
-  }
-
-  /** A durable cancel: applied here, `true` once the run ended (see `AppliedControlRequest`). */
-  async function cancelAndSettle(runId: string): Promise<boolean> {
-    cancelHere(runId);
-    await executions.get(runId)?.catch(() => {});
-    try {
-      return isTerminalStatus((await publishing.getRun(runId)).status);
-    } catch {
-      return false;
-    }
-  }
+  const { cancelIdle, cancelHere, cancelAndSettle } = createCancels({
+    publishing,
+    owner,
+    leaseMs,
+    queue,
+    bus,
+    log,
+    controllers,
+    executions,
+    paused,
+    cancelRequested,
+  });
 
   // Durable cancels and approval answers recorded by any process, for the runs executed (or
   // kept paused) here: claimed once, then applied (see `startControlPump`).
@@ -370,6 +326,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         if (takeover.kind === 'settled') return { settled: takeover.run };
         return {
           resumed: false,
+          ...(takeover.message ? { message: takeover.message } : {}),
           acquired: takeover.acquired,
           execution: takeover.execution,
           messages: takeover.messages,

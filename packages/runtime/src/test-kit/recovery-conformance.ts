@@ -11,6 +11,10 @@ import {
   type RecoveryOutcome,
   type ResolveRun,
 } from '../index';
+import {
+  ABANDONED_TOOL_CALL_TEXT,
+  INTERRUPTED_TOOL_CALL_TEXT,
+} from '../runner/checkpoints/abandoned-message';
 import { scriptedModel } from '../testing/index';
 
 export interface RecoveryTarget {
@@ -197,6 +201,112 @@ export function describeRunRecovery(name: string, makeTarget: () => Promise<Reco
         expect(
           await store.findExpiredRuns({ now: new Date(Date.parse(clock.iso()) + 60_000) }),
         ).toEqual([]);
+      } finally {
+        await target.close?.();
+      }
+    });
+
+    it('closes the tool calls a dead owner left unfinished: no tool working forever', async () => {
+      const { target, clock, store, recoverer } = await world();
+      try {
+        await store.createRun({ runId: 'tools' });
+        const dead = new OwnedRun(
+          store,
+          await store.acquireRun('tools', { owner: 'worker-dead', leaseMs: DEAD_LEASE_MS }),
+        );
+        await dead.recordRunOperation(modelRequest(0));
+        await dead.recordRunOperation(modelRequest(0, 'first-output'));
+        await dead.saveAssistantCheckpoint({
+          id: 'message-tools',
+          role: 'assistant',
+          parts: [
+            { type: 'step-start' },
+            { type: 'text', text: 'Paying and looking up.', state: 'done' },
+            { type: 'tool-pay', toolCallId: 'call-pay', state: 'input-streaming', input: {} },
+            {
+              type: 'tool-lookup',
+              toolCallId: 'call-lookup',
+              state: 'input-available',
+              input: { q: 'x' },
+            },
+          ],
+        } as UIMessage);
+        clock.advance(DEAD_LEASE_MS);
+        const { runtime } = recoverer('recoverer-a');
+        const shown: (UIMessage | null)[] = [];
+        const recovery = createRunRecovery({
+          store,
+          runtime,
+          resolveRun: (_run, { message }) => {
+            shown.push(message);
+            return finishing(_run, { message, takeovers: 1 });
+          },
+        });
+        const [outcome] = await recovery.tick();
+        expect(outcome).toMatchObject({ result: 'recovered' });
+        await vi.waitFor(async () => {
+          expect((await store.getRun('tools')).status).toBe('completed');
+        });
+        const parts = (await store.getSnapshot('tools')).assistant?.message.parts ?? [];
+        const tools = parts.filter((part) => part.type.startsWith('tool-'));
+        expect(tools).toEqual([
+          expect.objectContaining({
+            type: 'tool-pay',
+            state: 'output-error',
+            errorText: ABANDONED_TOOL_CALL_TEXT,
+          }),
+          expect.objectContaining({
+            type: 'tool-lookup',
+            state: 'output-error',
+            errorText: INTERRUPTED_TOOL_CALL_TEXT,
+          }),
+        ]);
+        // The application continues what the page will show.
+        expect(shown[0]?.parts.filter((part) => part.type.startsWith('tool-'))).toEqual(tools);
+        expect(textOf((await store.getSnapshot('tools')).assistant?.message)).toBe(
+          'Paying and looking up.the sentence.',
+        );
+      } finally {
+        await target.close?.();
+      }
+    });
+
+    it('finishes the pause of an owner that died after asking for an approval, before ending its request', async () => {
+      const { target, clock, store, recoverer } = await world();
+      try {
+        await store.createRun({ runId: 'pausing' });
+        const dead = new OwnedRun(
+          store,
+          await store.acquireRun('pausing', { owner: 'worker-dead', leaseMs: DEAD_LEASE_MS }),
+        );
+        await dead.recordRunOperation(modelRequest(0));
+        await dead.recordRunOperation(modelRequest(0, 'first-output'));
+        const approvalPart = {
+          type: 'tool-pay',
+          toolCallId: 'call-pay',
+          state: 'approval-requested',
+          input: { amount: 5 },
+          approval: { id: 'approval-1' },
+        };
+        await dead.saveAssistantCheckpoint({
+          id: 'message-pausing',
+          role: 'assistant',
+          parts: [{ type: 'step-start' }, approvalPart],
+        } as UIMessage);
+        clock.advance(DEAD_LEASE_MS);
+        const { runtime } = recoverer('recoverer-a');
+        const recovery = createRunRecovery({ store, runtime, resolveRun: finishing });
+        expect(await recovery.tick()).toEqual([
+          { runId: 'pausing', result: 'paused', takeovers: 1 },
+        ]);
+        const snapshot = await store.getSnapshot('pausing');
+        // The card stays answerable; nobody holds the run; the request it never ended failed.
+        expect(snapshot.assistant?.message.parts[1]).toEqual(approvalPart);
+        expect(snapshot.run).toMatchObject({
+          status: 'running',
+          leaseExpiresAt: null,
+          lastOperation: { id: 'model-request:step-0', phase: 'failed' },
+        });
       } finally {
         await target.close?.();
       }

@@ -31,7 +31,11 @@ export type RecordEffect = (key: string) => Promise<void>;
 const words = (count: number, prefix: string) =>
   Array.from({ length: count }, (_, index) => `${prefix}${index} `).join('');
 
-/** Steps already behind the checkpointed message: one per tool part with an outcome. */
+/**
+ * Steps already behind the checkpointed message: one per tool part with an outcome. A call a
+ * dead runner left unfinished (closed `output-error` by the takeover) is made again, as a model
+ * that sees it failed would.
+ */
 function stepsDone(message: UIMessage | null): number {
   if (!message) return 0;
   return message.parts.filter(
@@ -39,7 +43,6 @@ function stepsDone(message: UIMessage | null): number {
       part.type.startsWith('tool-') &&
       'state' in part &&
       (part.state === 'output-available' ||
-        part.state === 'output-error' ||
         part.state === 'output-denied' ||
         part.state === 'approval-responded'),
   ).length;
