@@ -26,6 +26,18 @@ export { DEFAULT_REAUTHORIZE_MS } from './http/access/access-policy';
 export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
 export type { RunCorsOptions, RunCorsPolicy } from './http/access/cors';
 export { createCorsPolicy } from './http/access/cors';
+export { chatRunId } from './http/chat/chat-run-id';
+export {
+  type ChatStartBody,
+  chatStartBodySchema,
+  DEFAULT_MAX_CHAT_MESSAGES,
+} from './http/chat/chat-start-body';
+export type {
+  ChatRunOptions,
+  ChatStartInput,
+  ChatStartRouteOptions,
+} from './http/chat/create-chat-start-route';
+export { createChatStartRoute } from './http/chat/create-chat-start-route';
 export type {
   MultiplexHandlers,
   MultiplexHandlersOptions,

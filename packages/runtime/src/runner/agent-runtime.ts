@@ -32,6 +32,7 @@ import { startControlPump } from './control/control-pump';
 import { RuntimeShutdown } from './lifecycle/shutdown';
 import { RunExecution } from './run-execution';
 import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
+import { acquireExisting } from './start-conflict';
 import { toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
 import { publishingStore } from './writes/publishing-store';
@@ -97,11 +98,17 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   /** `close()`: refuses new executions, hands off the leases of the running ones. */
   const shutdown = new RuntimeShutdown({ owner, publishing, controllers, executions, log });
 
-  async function createIfMissing(runId: string): Promise<void> {
+  /**
+   * Creates the run; `null` when it is new. One that existed is acquired here before the start
+   * is admitted (`acquireExisting`: an ended or foreign-held run is refused, not `created`).
+   */
+  async function createIfMissing(runId: string): Promise<AgentRun | null> {
     try {
       await publishing.createRun({ runId });
+      return null;
     } catch (error) {
       if (!(InvalidTransitionError.isInstance(error) && error.rule === 'run-exists')) throw error;
+      return acquireExisting(() => publishing.acquireRun(runId, { owner, leaseMs }), runId);
     }
   }
 
@@ -252,7 +259,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   ): RunHandle {
     if (shutdown.closed) return refused(new RuntimeClosedError(runId));
     if (controllers.has(runId)) {
-      return refused(new Error(`Run ${runId} is already executing here`));
+      return refused(
+        new InvalidTransitionError(runId, 'run-exists', 'the run is already executing here'),
+      );
     }
     const controller = new AbortController();
     const external = options?.abortSignal;
@@ -271,12 +280,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       admitted = resolve;
     });
     created.catch(() => {});
+    /** False while `prepare` may still refuse: a refused start leaves the run's channel be. */
+    let began = false;
     const done = (async () => {
       try {
         const prepared = await prepare().catch((error: unknown) => {
           admitted(Promise.reject(error));
           throw error;
         });
+        began = true;
         // A snapshot read (not getRun): hosts and tests hook getRun for the tool fence.
         admitted(store.getSnapshot(runId).then((snapshot) => snapshot.run));
         if ('settled' in prepared) return prepared.settled;
@@ -311,9 +323,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         external?.removeEventListener('abort', onExternalAbort);
         controllers.delete(runId);
         executions.delete(runId);
-        bus.endRun(runId);
+        if (began) bus.endRun(runId);
       }
     })();
+    // Callers may await only `created` (a route answering once the run exists): a refused
+    // execution must not become an unhandled rejection. Awaiting `done` still rejects.
+    done.catch(() => {});
     executions.set(runId, done);
     return { done, created };
   }
@@ -326,8 +341,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
     startRun({ runId, ...execution }) {
       return launch(runId, execution, async () => {
-        await createIfMissing(runId);
-        return { resumed: false, messages: execution.messages };
+        const acquired = await createIfMissing(runId);
+        return { resumed: false, messages: execution.messages, ...(acquired ? { acquired } : {}) };
       });
     },
 
