@@ -1,6 +1,6 @@
 import { createRunlightClient, type RunlightClient, selectMessage } from '@runlight/client';
 import { isTerminalStatus } from '@runlight/protocol';
-import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
+import { type ChatTransport, generateId, type UIMessage, type UIMessageChunk } from 'ai';
 import { chunkCursorOf, emptyChunkCursor } from './message-chunks';
 import { runChunkStream } from './run-chunk-stream';
 import { createRunIdMemory, type RunIdMemory } from './run-id-memory';
@@ -17,6 +17,11 @@ export interface StartRunRequest<UI_MESSAGE extends UIMessage = UIMessage> {
   chatId: string;
   trigger: 'submit-message' | 'regenerate-message';
   messageId: string | undefined;
+  /**
+   * New for every `sendMessages` call and POSTed with it: a retried POST repeats it, so a
+   * start route keyed on it (`createChatStartRoute`) starts one run per send, never two.
+   */
+  requestId: string;
   messages: UI_MESSAGE[];
   /** `useChat`'s per-request `body`, spread into the POSTed JSON. */
   body?: object;
@@ -143,17 +148,24 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
 
   const start = async (request: StartRunRequest<UI_MESSAGE>): Promise<string> => {
     if (typeof options.start !== 'string') return (await options.start(request)).runId;
-    const { chatId, trigger, messageId, messages, body, headers, abortSignal } = request;
+    const { chatId, trigger, messageId, messages, body, headers, requestId } = request;
+    // Not aborted with the chat: a start the user stopped still answers its run id, so the
+    // run is cancelled as soon as it is known instead of executing unseen to its end.
     const started = await postStart(
       fetch,
       options.start,
-      { ...body, chatId, trigger, messageId, messages },
-      await initOf({
-        ...(headers ? { headers } : {}),
-        ...(abortSignal ? { signal: abortSignal } : {}),
-      }),
+      { ...body, chatId, trigger, messageId, requestId, messages },
+      await initOf(headers ? { headers } : {}),
     );
     return started.runId;
+  };
+
+  const cancelRun = (runId: string, headers?: HeadersInit) => {
+    const run = client.run(runId).getState().run;
+    if (run !== null && isTerminalStatus(run.status)) return;
+    initOf(headers ? { headers } : {})
+      .then((init) => postCancel(fetch, baseUrl, runId, init))
+      .catch(onError);
   };
 
   const stream = (
@@ -164,14 +176,9 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
     headers?: HeadersInit,
   ): ReadableStream<UIMessageChunk> => {
     if (abortSignal && cancelOnStop) {
-      const cancel = () => {
-        const run = client.run(runId).getState().run;
-        if (run !== null && isTerminalStatus(run.status)) return;
-        initOf(headers ? { headers } : {})
-          .then((init) => postCancel(fetch, baseUrl, runId, init))
-          .catch(onError);
-      };
-      abortSignal.addEventListener('abort', cancel, { once: true });
+      // Stopped while the start was under way: the run is cancelled now that its id is known.
+      if (abortSignal.aborted) cancelRun(runId, headers);
+      else abortSignal.addEventListener('abort', () => cancelRun(runId, headers), { once: true });
     }
     return runChunkStream({
       store: client.run(runId),
@@ -216,6 +223,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
         chatId,
         trigger,
         messageId,
+        requestId: generateId(),
         messages,
         ...(body ? { body } : {}),
         ...(headers ? { headers } : {}),
@@ -227,15 +235,18 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
       return stream(runId, emptyChunkCursor(), abortSignal, undefined, headers);
     },
 
-    async reconnectToStream({ chatId }) {
+    async reconnectToStream({ chatId, abortSignal, headers }) {
       const runId = runIds.get(chatId);
       if (runId === null) return null;
       const store = client.run(runId);
       await store.reload();
       const run = store.getState().run;
       if (run === null || isTerminalStatus(run.status)) return null;
+      // Aborted before the stream was handed over (React's StrictMode mounts, stops and mounts
+      // again): nothing was shown, nothing is cancelled. A `stop()` from then on cancels the run.
+      if (abortSignal?.aborted) return null;
       options.onRunStarted?.({ chatId, runId });
-      return stream(runId, emptyChunkCursor(), undefined);
+      return stream(runId, emptyChunkCursor(), abortSignal, undefined, headers);
     },
 
     getRunId: (chatId) => runIds.get(chatId),
