@@ -105,12 +105,15 @@ export type {
   CompactFunction,
   CompactInput,
   CompactResult,
+  ModelCallOptions,
   ResumeRunOptions,
   RunExecutionOptions,
+  RunFinish,
   RuntimeLogEntry,
   StartRunOptions,
   ToolApprovalAnswer,
 } from './runner/run-options';
+export { MODEL_CALL_OPTION_KEYS } from './runner/run-options';
 export type { ManagedToolExecutionOptions } from './runner/tools/managed-tools';
 export { idempotencyKeyOf } from './runner/tools/managed-tools';
 export type { ToolErrorText } from './runner/tools/tool-error-text';

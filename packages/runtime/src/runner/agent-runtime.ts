@@ -29,6 +29,7 @@ import {
   pendingApprovalIds,
 } from './control/approval-answers';
 import { startControlPump } from './control/control-pump';
+import { notifyFinish } from './lifecycle/notify-finish';
 import { RuntimeShutdown } from './lifecycle/shutdown';
 import { RunExecution } from './run-execution';
 import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
@@ -313,12 +314,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         if (pausedHere && cancelRequested.has(controller)) {
           // Cancelled while it was pausing: the pause must not swallow the cancel.
           await cancelIdle(runId);
-          return await publishing.getRun(runId);
+          return await notifyFinish(execution, await publishing.getRun(runId), deps);
         }
         // The caller's abort signal belonged to this execution, not to a later resume.
         if (pausedHere) paused.set(runId, { ...execution, abortSignal: undefined });
         else paused.delete(runId);
-        return result;
+        return await notifyFinish(execution, result, deps);
       } finally {
         external?.removeEventListener('abort', onExternalAbort);
         controllers.delete(runId);
