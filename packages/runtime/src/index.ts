@@ -26,6 +26,11 @@ export { DEFAULT_REAUTHORIZE_MS } from './http/access/access-policy';
 export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
 export type { RunCorsOptions, RunCorsPolicy } from './http/access/cors';
 export { createCorsPolicy } from './http/access/cors';
+export {
+  type ChatConversation,
+  createChatReadRoute,
+  loadChatConversation,
+} from './http/chat/chat-conversation';
 export { chatRunId } from './http/chat/chat-run-id';
 export {
   type ChatStartBody,
@@ -131,7 +136,7 @@ export {
   ControlRequestSchema,
   type ControlRequests,
 } from './store/control-requests';
-export type { AgentRuntimeDriver, StoredControlRequest } from './store/driver';
+export type { AgentRuntimeDriver, StoredControlRequest, StoredRunInput } from './store/driver';
 export {
   EventSequenceError,
   evolveRun,
@@ -157,6 +162,14 @@ export {
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
 } from './store/reducer';
+export {
+  type ChatRun,
+  MAX_RUN_INPUT_BYTES,
+  MAX_RUN_INPUT_MESSAGES,
+  type RunInput,
+  RunInputSchema,
+  type RunInputs,
+} from './store/run-inputs';
 export { RunMutationQueue } from './store/run-mutation-queue';
 export type {
   AssistantPointer,

@@ -31,9 +31,9 @@ import {
 import { startControlPump } from './control/control-pump';
 import { notifyFinish } from './lifecycle/notify-finish';
 import { RuntimeShutdown } from './lifecycle/shutdown';
+import { prepareStart } from './prepare-start';
 import { RunExecution } from './run-execution';
 import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
-import { acquireExisting } from './start-conflict';
 import { toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
 import { publishingStore } from './writes/publishing-store';
@@ -98,20 +98,6 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const resuming = new Set<string>();
   /** `close()`: refuses new executions, hands off the leases of the running ones. */
   const shutdown = new RuntimeShutdown({ owner, publishing, controllers, executions, log });
-
-  /**
-   * Creates the run; `null` when it is new. One that existed is acquired here before the start
-   * is admitted (`acquireExisting`: an ended or foreign-held run is refused, not `created`).
-   */
-  async function createIfMissing(runId: string): Promise<AgentRun | null> {
-    try {
-      await publishing.createRun({ runId });
-      return null;
-    } catch (error) {
-      if (!(InvalidTransitionError.isInstance(error) && error.rule === 'run-exists')) throw error;
-      return acquireExisting(() => publishing.acquireRun(runId, { owner, leaseMs }), runId);
-    }
-  }
 
   /** Cancels a run no execution of this process is running: acquire, end, commit. */
   async function cancelIdle(runId: string): Promise<void> {
@@ -340,9 +326,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     // A bus across processes may go deaf; the SSE handlers serving this runtime must know.
     health: () => bus.health?.() ?? 'live',
 
-    startRun({ runId, ...execution }) {
+    startRun({ runId, conversation, ...execution }) {
       return launch(runId, execution, async () => {
-        const acquired = await createIfMissing(runId);
+        const acquired = await prepareStart(
+          { publishing, store, owner, leaseMs, log },
+          runId,
+          conversation,
+        );
         return { resumed: false, messages: execution.messages, ...(acquired ? { acquired } : {}) };
       });
     },

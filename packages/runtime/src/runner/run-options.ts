@@ -94,6 +94,14 @@ export interface RunExecutionOptions extends ModelCallOptions {
 
 export interface StartRunOptions extends RunExecutionOptions {
   runId: string;
+  /**
+   * The conversation the run answers, stored with it (when the store keeps run inputs:
+   * `store.runInputs`, as the memory and PostgreSQL drivers do) so a reload, another tab or
+   * another device can restore it: the AI SDK UI messages before the run's assistant message
+   * (at most 500, 1 MiB of JSON; validated) and the chat they belong to. Stored only by the
+   * start that creates the run. Holds what the app passes, nothing more.
+   */
+  conversation?: { chatId?: string; messages: UIMessage[] };
 }
 
 /** A user's answer to a tool approval request of the run's assistant message. */

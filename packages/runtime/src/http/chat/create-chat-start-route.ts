@@ -30,7 +30,7 @@ export interface ChatStartInput {
 }
 
 /** The run's options besides its id; `messages` defaults to the converted chat messages. */
-export type ChatRunOptions = Omit<StartRunOptions, 'runId' | 'messages'> & {
+export type ChatRunOptions = Omit<StartRunOptions, 'runId' | 'messages' | 'conversation'> & {
   messages?: ModelMessage[];
 };
 
@@ -67,6 +67,8 @@ const json = (body: object, status: number) =>
  *   `200 { runId }` for it instead of starting a second run.
  * - Bad input is `400 bad_body` (`413`/`415` for the body itself), a runtime shutting down
  *   `503 runtime_closed`, anything else `500 internal` (details to `onError` only).
+ * - The run stores the chat's messages (`conversation`, when the store keeps run inputs), so
+ *   `createChatReadRoute` / `loadChatConversation` give the whole conversation back.
  * - The execution's `done` is always observed: no unhandled rejection.
  *
  * Mount it behind your own access check (it is not one of the run router's routes).
@@ -116,7 +118,13 @@ export function createChatStartRoute(
       const tools = options.tools ?? run.tools;
       const modelMessages =
         run.messages ?? (await convertToModelMessages(messages, tools ? { tools } : {}));
-      const handle = options.runtime.startRun({ ...run, runId, messages: modelMessages });
+      const handle = options.runtime.startRun({
+        ...run,
+        runId,
+        messages: modelMessages,
+        // Stored with the run: a reload or another device restores the whole conversation.
+        conversation: { chatId: body.chatId, messages },
+      });
       handle.done.catch((error: unknown) => {
         if (!InvalidTransitionError.isInstance(error)) onError(error);
       });

@@ -17,6 +17,9 @@ function corruptibleMemoryDriver() {
     appendControlRequest: inner.appendControlRequest,
     readControlRequests: inner.readControlRequests,
     markControlRequestDone: inner.markControlRequestDone,
+    saveRunInput: inner.saveRunInput,
+    readRunInput: inner.readRunInput,
+    listChatRuns: inner.listChatRuns,
   };
   return {
     driver,
