@@ -1,6 +1,7 @@
 import { createRunlightClient, type RunlightClient, selectMessage } from '@runlight/client';
 import { isTerminalStatus } from '@runlight/protocol';
 import { type ChatTransport, generateId, type UIMessage, type UIMessageChunk } from 'ai';
+import { getChat, type LoadedChat } from './chat-conversation';
 import { chunkCursorOf, emptyChunkCursor } from './message-chunks';
 import { runChunkStream } from './run-chunk-stream';
 import { createRunIdMemory, type RunIdMemory } from './run-id-memory';
@@ -40,7 +41,18 @@ export interface RunlightChatTransportOptions<UI_MESSAGE extends UIMessage = UIM
    * `{ chatId, trigger, messageId, messages, ...body }` that answers `{ runId }`, or a function.
    */
   start: string | ((request: StartRunRequest<UI_MESSAGE>) => Promise<{ runId: string }>);
-  /** Chat id → run id, for `reconnectToStream` after a reload. Default in memory. */
+  /**
+   * Where the chat read route is (`GET {chats}?chatId=` → `{ runId, messages }`, e.g. the same
+   * `/api/chat` as `start` with `createChatRoutes` of `@runlight/runtime`). With it, the chat →
+   * run lookup is the server's: `reconnectToStream` finds the chat's run after a reload, in
+   * another tab and on another device, and `loadChat` gives back the whole conversation.
+   */
+  chats?: string;
+  /**
+   * Chat id → run id in this page (`getRunId`), and the lookup of `reconnectToStream` when no
+   * `chats` route is given. Default in memory; `createRunIdMemory(sessionStorage)` survives a
+   * reload of the tab (create it in the browser only: there is no `sessionStorage` on a server).
+   */
   runIds?: RunIdMemory;
   /** Called when a run answers the chat (to show `RunStatus runId={…}` beside it). */
   onRunStarted?: (info: { chatId: string; runId: string }) => void;
@@ -71,6 +83,12 @@ export interface RunlightChatTransport<UI_MESSAGE extends UIMessage = UIMessage>
   getRunId(chatId: string): string | null;
   /** The run's checkpointed assistant message (e.g. for `useChat({ messages })` after a reload). */
   loadRunMessage(runId: string): Promise<UIMessage | null>;
+  /**
+   * The chat's whole conversation from the `chats` route — user and assistant messages for
+   * `useChat({ messages })` — and its latest run (remembered for `getRunId`). Without `chats`:
+   * the assistant message of the run this page remembers, if any.
+   */
+  loadChat(chatId: string): Promise<LoadedChat>;
   /** Cancels the chat's run (`POST …/runs/:id/cancel`), e.g. with `cancelOnStop: false`. */
   cancel(chatId: string): Promise<void>;
 }
@@ -145,6 +163,25 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
   const runIds = options.runIds ?? createRunIdMemory();
   const cancelOnStop = options.cancelOnStop ?? true;
   const onError = options.onError ?? (() => {});
+
+  const loadRunMessage = async (runId: string): Promise<UIMessage | null> => {
+    const store = client.run(runId);
+    if (store.getState().run === null) await store.reload();
+    return selectMessage(store.getState());
+  };
+
+  /** The chat's run: the server's latest (`chats`), else the one this page remembers. */
+  const lookUp = async (chatId: string, signal?: AbortSignal): Promise<string | null> => {
+    if (options.chats === undefined) return runIds.get(chatId);
+    const { runId } = await getChat(
+      fetch,
+      options.chats,
+      chatId,
+      await initOf(signal ? { signal } : {}),
+    );
+    if (runId !== null) runIds.set(chatId, runId);
+    return runId;
+  };
 
   const start = async (request: StartRunRequest<UI_MESSAGE>): Promise<string> => {
     if (typeof options.start !== 'string') return (await options.start(request)).runId;
@@ -236,7 +273,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
     },
 
     async reconnectToStream({ chatId, abortSignal, headers }) {
-      const runId = runIds.get(chatId);
+      const runId = await lookUp(chatId, abortSignal);
       if (runId === null) return null;
       const store = client.run(runId);
       await store.reload();
@@ -256,10 +293,20 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
       if (runId !== null) await postCancel(fetch, baseUrl, runId, await initOf());
     },
 
-    async loadRunMessage(runId) {
-      const store = client.run(runId);
-      if (store.getState().run === null) await store.reload();
-      return selectMessage(store.getState());
+    async loadChat(chatId) {
+      if (options.chats === undefined) {
+        // Only the assistant side is known here; while the run goes on, resuming replays it.
+        const runId = runIds.get(chatId);
+        const message = runId === null ? null : await loadRunMessage(runId);
+        const run = runId === null ? null : client.run(runId).getState().run;
+        const ended = run !== null && isTerminalStatus(run.status);
+        return { runId, messages: message && ended ? [{ ...message, metadata: { runId } }] : [] };
+      }
+      const loaded = await getChat(fetch, options.chats, chatId, await initOf());
+      if (loaded.runId !== null) runIds.set(chatId, loaded.runId);
+      return loaded;
     },
+
+    loadRunMessage,
   };
 }

@@ -37,6 +37,7 @@ export {
   chatStartBodySchema,
   DEFAULT_MAX_CHAT_MESSAGES,
 } from './http/chat/chat-start-body';
+export { createChatRoutes } from './http/chat/create-chat-routes';
 export type {
   ChatRunOptions,
   ChatStartInput,

@@ -38,7 +38,11 @@ export async function setup(
     setItem: (key: string, value: string) => void storage.set(key, value),
   };
   /** A page: a fresh client and transport over the same tab storage (survives a "reload"). */
-  const page = () => {
+  /**
+   * `device: true` is another browser context or device: no tab storage of its own; it finds
+   * the chat through the server's chat route only (`chats`).
+   */
+  const page = (context: { device?: boolean } = {}) => {
     const started: string[] = [];
     // Closing the tab ends every request of the page and sends nothing more (no cleanup runs).
     const tab = new AbortController();
@@ -57,7 +61,9 @@ export async function setup(
       client,
       fetch,
       start: `${server.baseUrl}${options.route ?? '/runs'}`,
-      runIds: createRunIdMemory(webStorage),
+      ...(context.device
+        ? { chats: `${server.baseUrl}/chat` }
+        : { runIds: createRunIdMemory(webStorage) }),
       onRunStarted: ({ runId }) => started.push(runId),
     });
     return { client, transport, started, closeTab: () => tab.abort() };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import {
   createAgentRuntime,
   createAgentRuntimeStore,
-  createChatStartRoute,
+  createChatRoutes,
   createMemoryDriver,
   createRunHandlers,
   createRunRouter,
@@ -97,8 +97,9 @@ export async function serveChat(options: {
   });
   // `POST /api/chat`: the one-line chat route (validates, converts, idempotent per request).
   const models: MockLanguageModelV4[] = [];
-  const chat = createChatStartRoute({
+  const chat = createChatRoutes({
     runtime,
+    store,
     tools,
     run: async () => {
       await delay(options.startDelayMs);
@@ -108,7 +109,11 @@ export async function serveChat(options: {
     },
   });
   const listener = toNodeListener(async (request) =>
-    new URL(request.url).pathname === '/api/chat' ? chat(request) : runs(request),
+    new URL(request.url).pathname === '/api/chat'
+      ? request.method === 'GET'
+        ? chat.GET(request)
+        : chat.POST(request)
+      : runs(request),
   );
   let eventConnections = 0;
   let dropped = 0;
