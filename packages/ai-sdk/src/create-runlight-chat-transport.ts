@@ -79,6 +79,12 @@ export interface RunlightChatTransportOptions<UI_MESSAGE extends UIMessage = UIM
 export interface RunlightChatTransport<UI_MESSAGE extends UIMessage = UIMessage>
   extends ChatTransport<UI_MESSAGE> {
   readonly resumeStreamIsReplay: true;
+  /**
+   * The client whose stores the chat reads (the one passed, or the one the transport made):
+   * give it to `<RunlightProvider client={transport.client}>`, so `RunStatus` and the chat
+   * share one client — one snapshot and one event stream per run.
+   */
+  readonly client: RunlightClient;
   /** The run that answers (or last answered) `chatId`, or `null`. */
   getRunId(chatId: string): string | null;
   /** The run's checkpointed assistant message (e.g. for `useChat({ messages })` after a reload). */
@@ -228,6 +234,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
 
   return {
     resumeStreamIsReplay: true,
+    client,
 
     async sendMessages({
       chatId,
