@@ -1,71 +1,71 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
-import { createRunIdMemory, createRunlightChatTransport } from '@runlight/ai-sdk';
-import { createRunlightClient } from '@runlight/client';
+import { createRunlightChatTransport } from '@runlight/ai-sdk';
 import { RunlightProvider, RunStatus, RunTimeline } from '@runlight/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { MessageParts } from './message-parts';
 
 const CHAT_ID = 'chat-1';
-const MESSAGES_KEY = `messages:${CHAT_ID}`;
-
-const subscribeNever = () => () => {};
 
 /**
- * `false` while the server renders and while the browser hydrates that HTML, `true` from then on.
- * Whatever lives in `sessionStorage` (the chat's messages, its run id) is read only once this is
- * `true`, so the server's HTML and the browser's first render are the same (no hydration error).
+ * One transport per page, made in the browser: `POST /api/chat` starts a run, `GET /api/chat`
+ * gives the conversation back (any tab, any device), `/api` serves the runs. Its client is the
+ * provider's too (one event stream per run).
  */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeNever,
-    () => true,
-    () => false,
-  );
+function createTransport() {
+  return createRunlightChatTransport({ baseUrl: '/api', start: '/api/chat', chats: '/api/chat' });
 }
 
-/** The chat: rendered once the browser took over the server's HTML. */
+/**
+ * The chat: the server's HTML and the browser's first render both say "Loading the chat…" (no
+ * hydration error); then the conversation comes from the server and `useChat` mounts with it,
+ * resuming a run that is still going.
+ */
 export function Chat() {
-  const hydrated = useHydrated();
-  if (!hydrated) {
+  const [loaded, setLoaded] = useState<{
+    transport: ReturnType<typeof createTransport>;
+    messages: UIMessage[];
+  } | null>(null);
+  useEffect(() => {
+    const transport = createTransport();
+    let live = true;
+    transport
+      .loadChat(CHAT_ID)
+      .then(({ messages }) => live && setLoaded({ transport, messages }))
+      .catch(() => live && setLoaded({ transport, messages: [] }));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (loaded === null) {
     return (
       <div className="chat" data-chat="loading">
         <p className="chat-empty">Loading the chat…</p>
       </div>
     );
   }
-  return <BrowserChat />;
-}
-
-function setup() {
-  const client = createRunlightClient({ baseUrl: '/api' });
-  const transport = createRunlightChatTransport({
-    baseUrl: '/api',
-    client,
-    start: '/api/runs',
-    runIds: createRunIdMemory(window.sessionStorage),
-  });
-  const saved = JSON.parse(window.sessionStorage.getItem(MESSAGES_KEY) ?? '[]') as UIMessage[];
-  return { client, transport, saved };
+  return <BrowserChat transport={loaded.transport} saved={loaded.messages} />;
 }
 
 /** `useChat` on the Runlight transport; `RunStatus` and `RunTimeline` of its run beside it. */
-function BrowserChat() {
-  const [{ client, transport, saved }] = useState(setup);
+function BrowserChat({
+  transport,
+  saved,
+}: {
+  transport: ReturnType<typeof createTransport>;
+  saved: UIMessage[];
+}) {
+  const { client } = transport;
   const chat = useChat({
     id: CHAT_ID,
     transport,
-    // After a reload, the chat's messages come from the tab and its run's checkpoint.
     messages: saved,
-    resume: true,
+    resume: true, // a run still going is replayed and followed live
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const [input, setInput] = useState('');
-  useEffect(() => {
-    window.sessionStorage.setItem(MESSAGES_KEY, JSON.stringify(chat.messages));
-  }, [chat.messages]);
   const runId = transport.getRunId(CHAT_ID);
   const busy = chat.status === 'streaming' || chat.status === 'submitted';
 

@@ -95,10 +95,57 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
 
     expect(problems).toEqual([]);
     await context.close();
+
+    // Another browser context (no shared storage — another device): the whole conversation,
+    // user and assistant messages, from the server alone.
+    const other = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const second = await other.newPage();
+    const secondProblems = watchConsole(second);
+    await second.goto(server.url);
+    await second.locator('[data-chat="ready"]').waitFor();
+    await expect(
+      second.locator('.chat-message[data-role="user"] .chat-text').allTextContents(),
+    ).resolves.toEqual(['Clean up the build folder']);
+    await expect.poll(() => assistantText(second), { timeout: 15_000 }).toEqual(before);
+    await expect(second.locator('.chat-run-id code').textContent()).resolves.toBe(runId);
+    expect(secondProblems).toEqual([]);
+    await other.close();
+  });
+
+  it('stop() after a reload mid-answer cancels the run: the chat is ready, RunStatus says Cancelled', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(server.url);
+    await page.locator('[data-chat="ready"]').waitFor();
+    const runBefore = await page.locator('.chat-run-id code').textContent();
+    await page.getByLabel('Message').fill('Count to a hundred and fifty');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() => page.locator('.chat-run-id code').textContent(), { timeout: 15_000 })
+      .not.toBe(runBefore);
+    const runId = await page.locator('.chat-run-id code').textContent();
+    await page.locator('[data-chat-status="streaming"]').waitFor({ timeout: 15_000 });
+
+    await page.reload();
+    await page.locator('[data-chat="ready"]').waitFor();
+    await expect(page.locator('.chat-run-id code').textContent()).resolves.toBe(runId);
+    await page.locator('[data-chat-status="streaming"]').waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 15_000 });
+    await page
+      .locator('.chat-run [data-activity="cancelled"]')
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))),
+    );
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   it('answers a cross-site start with 403 (the example’s authorize policy)', async () => {
-    const response = await fetch(`${server.url}/api/runs`, {
+    const response = await fetch(`${server.url}/api/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
       body: JSON.stringify({ chatId: 'x', messages: [] }),

@@ -4,6 +4,7 @@ import {
   type Authorize,
   createAgentRuntime,
   createAgentRuntimeStore,
+  createChatRoutes,
   createMemoryDriver,
   createMultiplexHandlers,
   createRunHandlers,
@@ -11,13 +12,15 @@ import {
   RunEventHub,
   type RunRouter,
 } from '@runlight/runtime';
-import { convertToModelMessages, isStepCount, type UIMessage } from 'ai';
+import { isStepCount } from 'ai';
 import { chatModel, chatToolApproval, chatTools } from './chat-model';
 
 interface Runlight {
   store: AgentRuntimeStore;
   runtime: AgentRuntime;
   router: RunRouter;
+  /** `POST /api/chat` starts the chat's run, `GET /api/chat?chatId=` gives its conversation. */
+  chat: ReturnType<typeof createChatRoutes>;
 }
 
 /**
@@ -29,11 +32,16 @@ interface Runlight {
  */
 export const authorize: Authorize = ({ request, action }) => {
   if (action === 'read' || action === 'history') return true;
+  return fromThisSite(request);
+};
+
+/** `Sec-Fetch-Site: same-origin`, or an `Origin` equal to the host. */
+export function fromThisSite(request: Request): boolean {
   const site = request.headers.get('sec-fetch-site');
   if (site !== null) return site === 'same-origin';
   const origin = request.headers.get('origin');
   return origin !== null && new URL(origin).host === request.headers.get('host');
-};
+}
 
 /** One store, runtime and router per server process (kept across Next's dev reloads). */
 export function runlight(): Runlight {
@@ -44,30 +52,30 @@ export function runlight(): Runlight {
   const hub = new RunEventHub();
   const runtime = createAgentRuntime({ store, events: hub });
   const router = createRunRouter({
-    handlers: createRunHandlers({
-      store,
-      runtime,
-      // `POST /api/runs`: the chat's start route (the transport POSTs { chatId, messages, … }).
-      start: async ({ runId, body }) => {
-        const { messages } = body as { messages: UIMessage[] };
-        const last = messages.at(-1);
-        const prompt =
-          last?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
-        return runtime.startRun({
-          runId,
-          model: chatModel(prompt),
-          messages: await convertToModelMessages(messages, { tools: chatTools }),
-          tools: chatTools,
-          toolApproval: chatToolApproval,
-          stopWhen: isStepCount(5),
-        });
-      },
-    }),
+    handlers: createRunHandlers({ store, runtime }),
     multiplex: createMultiplexHandlers({ store, runtime: hub }),
     basePath: '/api',
     authorize,
   });
-  const created = { store, runtime, router };
+  // The chat's start route in one line: validates useChat's request, converts its messages,
+  // starts the run (idempotent per send) and stores the conversation with it.
+  const chat = createChatRoutes({
+    runtime,
+    store,
+    tools: chatTools,
+    run: ({ messages }) => {
+      const last = messages.at(-1);
+      const prompt =
+        last?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
+      return {
+        model: chatModel(prompt),
+        tools: chatTools,
+        toolApproval: chatToolApproval,
+        stopWhen: isStepCount(5),
+      };
+    },
+  });
+  const created = { store, runtime, router, chat };
   (globalThis as { __runlight?: Runlight }).__runlight = created;
   return created;
 }

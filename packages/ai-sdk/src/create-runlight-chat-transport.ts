@@ -1,6 +1,7 @@
 import { createRunlightClient, type RunlightClient, selectMessage } from '@runlight/client';
 import { isTerminalStatus } from '@runlight/protocol';
-import type { ChatTransport, UIMessage, UIMessageChunk } from 'ai';
+import { type ChatTransport, generateId, type UIMessage, type UIMessageChunk } from 'ai';
+import { getChat, type LoadedChat } from './chat-conversation';
 import { chunkCursorOf, emptyChunkCursor } from './message-chunks';
 import { runChunkStream } from './run-chunk-stream';
 import { createRunIdMemory, type RunIdMemory } from './run-id-memory';
@@ -17,6 +18,11 @@ export interface StartRunRequest<UI_MESSAGE extends UIMessage = UIMessage> {
   chatId: string;
   trigger: 'submit-message' | 'regenerate-message';
   messageId: string | undefined;
+  /**
+   * New for every `sendMessages` call and POSTed with it: a retried POST repeats it, so a
+   * start route keyed on it (`createChatStartRoute`) starts one run per send, never two.
+   */
+  requestId: string;
   messages: UI_MESSAGE[];
   /** `useChat`'s per-request `body`, spread into the POSTed JSON. */
   body?: object;
@@ -35,7 +41,18 @@ export interface RunlightChatTransportOptions<UI_MESSAGE extends UIMessage = UIM
    * `{ chatId, trigger, messageId, messages, ...body }` that answers `{ runId }`, or a function.
    */
   start: string | ((request: StartRunRequest<UI_MESSAGE>) => Promise<{ runId: string }>);
-  /** Chat id → run id, for `reconnectToStream` after a reload. Default in memory. */
+  /**
+   * Where the chat read route is (`GET {chats}?chatId=` → `{ runId, messages }`, e.g. the same
+   * `/api/chat` as `start` with `createChatRoutes` of `@runlight/runtime`). With it, the chat →
+   * run lookup is the server's: `reconnectToStream` finds the chat's run after a reload, in
+   * another tab and on another device, and `loadChat` gives back the whole conversation.
+   */
+  chats?: string;
+  /**
+   * Chat id → run id in this page (`getRunId`), and the lookup of `reconnectToStream` when no
+   * `chats` route is given. Default in memory; `createRunIdMemory(sessionStorage)` survives a
+   * reload of the tab (create it in the browser only: there is no `sessionStorage` on a server).
+   */
   runIds?: RunIdMemory;
   /** Called when a run answers the chat (to show `RunStatus runId={…}` beside it). */
   onRunStarted?: (info: { chatId: string; runId: string }) => void;
@@ -62,10 +79,22 @@ export interface RunlightChatTransportOptions<UI_MESSAGE extends UIMessage = UIM
 export interface RunlightChatTransport<UI_MESSAGE extends UIMessage = UIMessage>
   extends ChatTransport<UI_MESSAGE> {
   readonly resumeStreamIsReplay: true;
+  /**
+   * The client whose stores the chat reads (the one passed, or the one the transport made):
+   * give it to `<RunlightProvider client={transport.client}>`, so `RunStatus` and the chat
+   * share one client — one snapshot and one event stream per run.
+   */
+  readonly client: RunlightClient;
   /** The run that answers (or last answered) `chatId`, or `null`. */
   getRunId(chatId: string): string | null;
   /** The run's checkpointed assistant message (e.g. for `useChat({ messages })` after a reload). */
   loadRunMessage(runId: string): Promise<UIMessage | null>;
+  /**
+   * The chat's whole conversation from the `chats` route — user and assistant messages for
+   * `useChat({ messages })` — and its latest run (remembered for `getRunId`). Without `chats`:
+   * the assistant message of the run this page remembers, if any.
+   */
+  loadChat(chatId: string): Promise<LoadedChat>;
   /** Cancels the chat's run (`POST …/runs/:id/cancel`), e.g. with `cancelOnStop: false`. */
   cancel(chatId: string): Promise<void>;
 }
@@ -141,19 +170,45 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
   const cancelOnStop = options.cancelOnStop ?? true;
   const onError = options.onError ?? (() => {});
 
+  const loadRunMessage = async (runId: string): Promise<UIMessage | null> => {
+    const store = client.run(runId);
+    if (store.getState().run === null) await store.reload();
+    return selectMessage(store.getState());
+  };
+
+  /** The chat's run: the server's latest (`chats`), else the one this page remembers. */
+  const lookUp = async (chatId: string, signal?: AbortSignal): Promise<string | null> => {
+    if (options.chats === undefined) return runIds.get(chatId);
+    const { runId } = await getChat(
+      fetch,
+      options.chats,
+      chatId,
+      await initOf(signal ? { signal } : {}),
+    );
+    if (runId !== null) runIds.set(chatId, runId);
+    return runId;
+  };
+
   const start = async (request: StartRunRequest<UI_MESSAGE>): Promise<string> => {
     if (typeof options.start !== 'string') return (await options.start(request)).runId;
-    const { chatId, trigger, messageId, messages, body, headers, abortSignal } = request;
+    const { chatId, trigger, messageId, messages, body, headers, requestId } = request;
+    // Not aborted with the chat: a start the user stopped still answers its run id, so the
+    // run is cancelled as soon as it is known instead of executing unseen to its end.
     const started = await postStart(
       fetch,
       options.start,
-      { ...body, chatId, trigger, messageId, messages },
-      await initOf({
-        ...(headers ? { headers } : {}),
-        ...(abortSignal ? { signal: abortSignal } : {}),
-      }),
+      { ...body, chatId, trigger, messageId, requestId, messages },
+      await initOf(headers ? { headers } : {}),
     );
     return started.runId;
+  };
+
+  const cancelRun = (runId: string, headers?: HeadersInit) => {
+    const run = client.run(runId).getState().run;
+    if (run !== null && isTerminalStatus(run.status)) return;
+    initOf(headers ? { headers } : {})
+      .then((init) => postCancel(fetch, baseUrl, runId, init))
+      .catch(onError);
   };
 
   const stream = (
@@ -164,14 +219,9 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
     headers?: HeadersInit,
   ): ReadableStream<UIMessageChunk> => {
     if (abortSignal && cancelOnStop) {
-      const cancel = () => {
-        const run = client.run(runId).getState().run;
-        if (run !== null && isTerminalStatus(run.status)) return;
-        initOf(headers ? { headers } : {})
-          .then((init) => postCancel(fetch, baseUrl, runId, init))
-          .catch(onError);
-      };
-      abortSignal.addEventListener('abort', cancel, { once: true });
+      // Stopped while the start was under way: the run is cancelled now that its id is known.
+      if (abortSignal.aborted) cancelRun(runId, headers);
+      else abortSignal.addEventListener('abort', () => cancelRun(runId, headers), { once: true });
     }
     return runChunkStream({
       store: client.run(runId),
@@ -184,6 +234,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
 
   return {
     resumeStreamIsReplay: true,
+    client,
 
     async sendMessages({
       chatId,
@@ -216,6 +267,7 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
         chatId,
         trigger,
         messageId,
+        requestId: generateId(),
         messages,
         ...(body ? { body } : {}),
         ...(headers ? { headers } : {}),
@@ -227,15 +279,18 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
       return stream(runId, emptyChunkCursor(), abortSignal, undefined, headers);
     },
 
-    async reconnectToStream({ chatId }) {
-      const runId = runIds.get(chatId);
+    async reconnectToStream({ chatId, abortSignal, headers }) {
+      const runId = await lookUp(chatId, abortSignal);
       if (runId === null) return null;
       const store = client.run(runId);
       await store.reload();
       const run = store.getState().run;
       if (run === null || isTerminalStatus(run.status)) return null;
+      // Aborted before the stream was handed over (React's StrictMode mounts, stops and mounts
+      // again): nothing was shown, nothing is cancelled. A `stop()` from then on cancels the run.
+      if (abortSignal?.aborted) return null;
       options.onRunStarted?.({ chatId, runId });
-      return stream(runId, emptyChunkCursor(), undefined);
+      return stream(runId, emptyChunkCursor(), abortSignal, undefined, headers);
     },
 
     getRunId: (chatId) => runIds.get(chatId),
@@ -245,10 +300,20 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
       if (runId !== null) await postCancel(fetch, baseUrl, runId, await initOf());
     },
 
-    async loadRunMessage(runId) {
-      const store = client.run(runId);
-      if (store.getState().run === null) await store.reload();
-      return selectMessage(store.getState());
+    async loadChat(chatId) {
+      if (options.chats === undefined) {
+        // Only the assistant side is known here; while the run goes on, resuming replays it.
+        const runId = runIds.get(chatId);
+        const message = runId === null ? null : await loadRunMessage(runId);
+        const run = runId === null ? null : client.run(runId).getState().run;
+        const ended = run !== null && isTerminalStatus(run.status);
+        return { runId, messages: message && ended ? [{ ...message, metadata: { runId } }] : [] };
+      }
+      const loaded = await getChat(fetch, options.chats, chatId, await initOf());
+      if (loaded.runId !== null) runIds.set(chatId, loaded.runId);
+      return loaded;
     },
+
+    loadRunMessage,
   };
 }

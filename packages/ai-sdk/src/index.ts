@@ -1,3 +1,4 @@
+export type { LoadedChat } from './chat-conversation';
 export type {
   RunlightChatTransport,
   RunlightChatTransportOptions,
@@ -13,3 +14,4 @@ export { runChunkStream } from './run-chunk-stream';
 export type { RunIdMemory, RunIdStorage } from './run-id-memory';
 export { createRunIdMemory } from './run-id-memory';
 export type { ApprovalAnswer } from './run-routes';
+export { toChatStatus } from './to-chat-status';

@@ -26,6 +26,24 @@ export { DEFAULT_REAUTHORIZE_MS } from './http/access/access-policy';
 export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
 export type { RunCorsOptions, RunCorsPolicy } from './http/access/cors';
 export { createCorsPolicy } from './http/access/cors';
+export {
+  type ChatConversation,
+  createChatReadRoute,
+  loadChatConversation,
+} from './http/chat/chat-conversation';
+export { chatRunId } from './http/chat/chat-run-id';
+export {
+  type ChatStartBody,
+  chatStartBodySchema,
+  DEFAULT_MAX_CHAT_MESSAGES,
+} from './http/chat/chat-start-body';
+export { createChatRoutes } from './http/chat/create-chat-routes';
+export type {
+  ChatRunOptions,
+  ChatStartInput,
+  ChatStartRouteOptions,
+} from './http/chat/create-chat-start-route';
+export { createChatStartRoute } from './http/chat/create-chat-start-route';
 export type {
   MultiplexHandlers,
   MultiplexHandlersOptions,
@@ -93,12 +111,15 @@ export type {
   CompactFunction,
   CompactInput,
   CompactResult,
+  ModelCallOptions,
   ResumeRunOptions,
   RunExecutionOptions,
+  RunFinish,
   RuntimeLogEntry,
   StartRunOptions,
   ToolApprovalAnswer,
 } from './runner/run-options';
+export { MODEL_CALL_OPTION_KEYS } from './runner/run-options';
 export type { ManagedToolExecutionOptions } from './runner/tools/managed-tools';
 export { idempotencyKeyOf } from './runner/tools/managed-tools';
 export type { ToolErrorText } from './runner/tools/tool-error-text';
@@ -116,7 +137,7 @@ export {
   ControlRequestSchema,
   type ControlRequests,
 } from './store/control-requests';
-export type { AgentRuntimeDriver, StoredControlRequest } from './store/driver';
+export type { AgentRuntimeDriver, StoredControlRequest, StoredRunInput } from './store/driver';
 export {
   EventSequenceError,
   evolveRun,
@@ -142,6 +163,14 @@ export {
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
 } from './store/reducer';
+export {
+  type ChatRun,
+  MAX_RUN_INPUT_BYTES,
+  MAX_RUN_INPUT_MESSAGES,
+  type RunInput,
+  RunInputSchema,
+  type RunInputs,
+} from './store/run-inputs';
 export { RunMutationQueue } from './store/run-mutation-queue';
 export type {
   AssistantPointer,

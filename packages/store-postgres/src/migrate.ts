@@ -21,6 +21,7 @@ export interface RunlightTables {
   events: string;
   liveDeltas: string;
   controlRequests: string;
+  runInputs: string;
 }
 
 /** Validates a schema or channel name: lower-case, so PGlite's unquoted LISTEN agrees too. */
@@ -50,6 +51,7 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
     events: table('run_events'),
     liveDeltas: table('run_live_deltas'),
     controlRequests: table('run_control_requests'),
+    runInputs: table('run_inputs'),
   };
 }
 
@@ -72,6 +74,8 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
  * - `run_control_requests` holds durable control requests (cancels, approval answers): the
  *   run's executor claims each (`done_at`), then records that it took effect (`applied_at`);
  *   its key is what pending reads look up by, recovery finds the unapplied ones by age.
+ * - `run_inputs` holds the conversation each run was started with (written once), indexed by
+ *   chat, newest first, for `listChatRuns`. Added later; additive (no existing table changes).
  * No foreign keys: every write of a run goes through one statement that touches its row first,
  *   and a foreign key check would cost a lookup per event on the hot path.
  */
@@ -123,6 +127,14 @@ function statements(tables: RunlightTables): string[] {
     `ALTER TABLE ${tables.controlRequests} ADD COLUMN IF NOT EXISTS applied_at timestamptz`,
     `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('run_control_requests_unapplied')}
       ON ${tables.controlRequests} (created_at) WHERE applied_at IS NULL`,
+    `CREATE TABLE IF NOT EXISTS ${tables.runInputs} (
+      run_id text PRIMARY KEY,
+      chat_id text,
+      created_at timestamptz NOT NULL,
+      input json NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('run_inputs_chat')}
+      ON ${tables.runInputs} (chat_id, created_at DESC, run_id DESC) WHERE chat_id IS NOT NULL`,
   ];
 }
 

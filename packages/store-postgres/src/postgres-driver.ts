@@ -272,6 +272,39 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
         values: [runId, requestId],
       });
     },
+
+    async saveRunInput(runId, input) {
+      const rows = await sql.query<{ run_id: string }>({
+        name: name('save_input'),
+        text: `INSERT INTO ${tables.runInputs} (run_id, chat_id, created_at, input)
+          VALUES ($1, $2, $3::timestamptz, $4::json)
+          ON CONFLICT (run_id) DO NOTHING RETURNING run_id`,
+        values: [runId, input.chatId, input.createdAt, JSON.stringify(input)],
+      });
+      return rows.length === 1;
+    },
+
+    async readRunInput(runId) {
+      const rows = await sql.query<{ input: unknown }>({
+        name: name('read_input'),
+        text: `SELECT input FROM ${tables.runInputs} WHERE run_id = $1`,
+        values: [runId],
+      });
+      return rows[0]?.input ?? null;
+    },
+
+    async listChatRuns(chatId, { limit }) {
+      const rows = await sql.query<{ run_id: string; created_at: Date | string }>({
+        name: name('chat_runs'),
+        text: `SELECT run_id, created_at FROM ${tables.runInputs}
+          WHERE chat_id = $1 ORDER BY created_at DESC, run_id DESC LIMIT $2`,
+        values: [chatId, limit],
+      });
+      return rows.map((row) => ({
+        runId: row.run_id,
+        createdAt: new Date(row.created_at).toISOString(),
+      }));
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import {
   createAgentRuntime,
   createAgentRuntimeStore,
+  createChatRoutes,
   createMemoryDriver,
   createRunHandlers,
   createRunRouter,
@@ -11,6 +12,10 @@ import {
 } from '@runlight/runtime';
 import { type ScriptedStep, scriptedModel } from '@runlight/runtime/testing';
 import { convertToModelMessages, jsonSchema, tool, type UIMessage } from 'ai';
+import type { MockLanguageModelV4 } from 'ai/test';
+
+const delay = (ms: number | undefined) =>
+  ms ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 
 /** A tool the scripted model calls; the run waits for the user's approval before it runs. */
 export const payTool = tool({
@@ -36,6 +41,8 @@ export async function serveChat(options: {
   dropEventsAfterWrites?: number;
   /** Every route answers 401 unless the request carries `authorization: Bearer <token>`. */
   token?: string;
+  /** The start routes wait this long before starting the run (a slow start request). */
+  startDelayMs?: number;
 }) {
   const store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
@@ -75,6 +82,7 @@ export async function serveChat(options: {
                 : new Response(null, { status: 401 }),
           }),
       start: async ({ runId, body }) => {
+        await delay(options.startDelayMs);
         const { messages } = body as { chatId: string; messages: UIMessage[] };
         return runtime.startRun({
           runId,
@@ -87,7 +95,26 @@ export async function serveChat(options: {
     }),
     basePath: '/api',
   });
-  const listener = toNodeListener(runs);
+  // `POST /api/chat`: the one-line chat route (validates, converts, idempotent per request).
+  const models: MockLanguageModelV4[] = [];
+  const chat = createChatRoutes({
+    runtime,
+    store,
+    tools,
+    run: async () => {
+      await delay(options.startDelayMs);
+      const model = scriptedModel(options.script());
+      models.push(model);
+      return { model, tools, toolApproval: { pay: 'user-approval' } };
+    },
+  });
+  const listener = toNodeListener(async (request) =>
+    new URL(request.url).pathname === '/api/chat'
+      ? request.method === 'GET'
+        ? chat.GET(request)
+        : chat.POST(request)
+      : runs(request),
+  );
   let eventConnections = 0;
   let dropped = 0;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -113,6 +140,7 @@ export async function serveChat(options: {
     hub,
     controlCalls,
     approvals,
+    models,
     baseUrl: `http://127.0.0.1:${port}/api`,
     stats: () => ({ eventConnections, dropped }),
     close: () =>

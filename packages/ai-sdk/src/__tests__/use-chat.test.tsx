@@ -1,92 +1,22 @@
-import { useChat } from '@ai-sdk/react';
-import { createRunlightClient } from '@runlight/client';
-import { act, cleanup, renderHook, waitFor as waitForDom } from '@testing-library/react';
-import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
+import { act, cleanup } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunlightChatTransport } from '../create-runlight-chat-transport';
-import { createRunIdMemory } from '../run-id-memory';
+import {
+  checkpointed,
+  closers,
+  comparable,
+  renderChat,
+  setup,
+  textOf,
+  waitFor,
+  words,
+} from './chat-fixtures';
 import { serveChat } from './chat-server';
 
-const waitFor = <T,>(check: () => T | Promise<T>, timeout = 10_000) =>
-  waitForDom(check, { timeout, interval: 10 });
-
-const words = Array.from({ length: 40 }, (_, index) => `word${index} `).join('');
-
-const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   cleanup();
   await Promise.all(closers.splice(0).map((close) => close()));
 });
-
-type Chat = ReturnType<typeof useChat>;
-
-function textOf(message: UIMessage | undefined): string {
-  return (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
-
-/** The message as durable facts hold it: what the chat must show, without the chat's metadata. */
-const comparable = (message: UIMessage | undefined | null) =>
-  message ? { id: message.id, role: message.role, parts: message.parts } : message;
-
-async function setup(options: Parameters<typeof serveChat>[0]) {
-  const server = await serveChat(options);
-  closers.push(server.close);
-  const storage = new Map<string, string>();
-  const webStorage = {
-    getItem: (key: string) => storage.get(key) ?? null,
-    setItem: (key: string, value: string) => void storage.set(key, value),
-  };
-  /** A page: a fresh client and transport over the same tab storage (survives a "reload"). */
-  const page = () => {
-    const started: string[] = [];
-    // Closing the tab ends every request of the page and sends nothing more (no cleanup runs).
-    const tab = new AbortController();
-    const fetch: typeof globalThis.fetch = (input, init = {}) => {
-      if (tab.signal.aborted) return Promise.reject(new TypeError('fetch failed: the tab is gone'));
-      const signal = init.signal ? AbortSignal.any([init.signal, tab.signal]) : tab.signal;
-      return globalThis.fetch(input, { ...init, signal });
-    };
-    const client = createRunlightClient({
-      baseUrl: server.baseUrl,
-      fetch,
-      reconnect: { initialDelayMs: 5, maxDelayMs: 20 },
-    });
-    const transport = createRunlightChatTransport({
-      baseUrl: server.baseUrl,
-      client,
-      fetch,
-      start: `${server.baseUrl}/runs`,
-      runIds: createRunIdMemory(webStorage),
-      onRunStarted: ({ runId }) => started.push(runId),
-    });
-    return { client, transport, started, closeTab: () => tab.abort() };
-  };
-  return { server, page };
-}
-
-/** Renders `useChat` and records every assistant text it rendered. */
-function renderChat(
-  transport: ReturnType<typeof createRunlightChatTransport>,
-  options: { id: string; messages?: UIMessage[]; resume?: boolean },
-) {
-  const texts: string[] = [];
-  const hook = renderHook(() => {
-    const chat = useChat({
-      id: options.id,
-      transport,
-      ...(options.messages ? { messages: options.messages } : {}),
-      ...(options.resume ? { resume: true } : {}),
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    });
-    const last = chat.messages.at(-1);
-    if (last?.role === 'assistant') texts.push(textOf(last));
-    return chat;
-  });
-  return { ...hook, texts, chat: () => hook.result.current as Chat };
-}
-
-const checkpointed = async (server: Awaited<ReturnType<typeof serveChat>>, runId: string) =>
-  (await server.store.getSnapshot(runId)).assistant?.message;
 
 describe('useChat on the Runlight transport, over loopback HTTP against the real runtime', () => {
   it('send and stream: the chat ends with the run checkpointed message, text growing without duplicates, the run id on the page', async () => {

@@ -11,7 +11,13 @@ export class StoreRecordError extends RunlightError {
 
   constructor(
     readonly runId: string,
-    readonly what: 'run record' | 'event' | 'assistant message' | 'expired run' | 'control request',
+    readonly what:
+      | 'run record'
+      | 'event'
+      | 'assistant message'
+      | 'expired run'
+      | 'control request'
+      | 'run input',
     readonly issues: readonly ProtocolIssue[],
   ) {
     super(

@@ -25,7 +25,9 @@ import {
 } from './control/approval-answers';
 import { createCancels } from './control/cancels';
 import { startControlPump } from './control/control-pump';
+import { notifyFinish } from './lifecycle/notify-finish';
 import { RuntimeShutdown } from './lifecycle/shutdown';
+import { prepareStart } from './prepare-start';
 import { RunExecution } from './run-execution';
 import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
 import { toolErrorTextOf } from './tools/tool-error-text';
@@ -92,14 +94,6 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const resuming = new Set<string>();
   /** `close()`: refuses new executions, hands off the leases of the running ones. */
   const shutdown = new RuntimeShutdown({ owner, publishing, controllers, executions, log });
-
-  async function createIfMissing(runId: string): Promise<void> {
-    try {
-      await publishing.createRun({ runId });
-    } catch (error) {
-      if (!(InvalidTransitionError.isInstance(error) && error.rule === 'run-exists')) throw error;
-    }
-  }
 
   const { cancelIdle, cancelHere, cancelAndSettle } = createCancels({
     publishing,
@@ -224,7 +218,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   ): RunHandle {
     if (shutdown.closed) return refused(new RuntimeClosedError(runId));
     if (controllers.has(runId)) {
-      return refused(new Error(`Run ${runId} is already executing here`));
+      return refused(
+        new InvalidTransitionError(runId, 'run-exists', 'the run is already executing here'),
+      );
     }
     const controller = new AbortController();
     const external = options?.abortSignal;
@@ -243,12 +239,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       admitted = resolve;
     });
     created.catch(() => {});
+    /** False while `prepare` may still refuse: a refused start leaves the run's channel be. */
+    let began = false;
     const done = (async () => {
       try {
         const prepared = await prepare().catch((error: unknown) => {
           admitted(Promise.reject(error));
           throw error;
         });
+        began = true;
         // A snapshot read (not getRun): hosts and tests hook getRun for the tool fence.
         admitted(store.getSnapshot(runId).then((snapshot) => snapshot.run));
         if ('settled' in prepared) return prepared.settled;
@@ -273,19 +272,22 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         if (pausedHere && cancelRequested.has(controller)) {
           // Cancelled while it was pausing: the pause must not swallow the cancel.
           await cancelIdle(runId);
-          return await publishing.getRun(runId);
+          return await notifyFinish(execution, await publishing.getRun(runId), deps);
         }
         // The caller's abort signal belonged to this execution, not to a later resume.
         if (pausedHere) paused.set(runId, { ...execution, abortSignal: undefined });
         else paused.delete(runId);
-        return result;
+        return await notifyFinish(execution, result, deps);
       } finally {
         external?.removeEventListener('abort', onExternalAbort);
         controllers.delete(runId);
         executions.delete(runId);
-        bus.endRun(runId);
+        if (began) bus.endRun(runId);
       }
     })();
+    // Callers may await only `created` (a route answering once the run exists): a refused
+    // execution must not become an unhandled rejection. Awaiting `done` still rejects.
+    done.catch(() => {});
     executions.set(runId, done);
     return { done, created };
   }
@@ -296,10 +298,14 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     // A bus across processes may go deaf; the SSE handlers serving this runtime must know.
     health: () => bus.health?.() ?? 'live',
 
-    startRun({ runId, ...execution }) {
+    startRun({ runId, conversation, ...execution }) {
       return launch(runId, execution, async () => {
-        await createIfMissing(runId);
-        return { resumed: false, messages: execution.messages };
+        const acquired = await prepareStart(
+          { publishing, store, owner, leaseMs, log },
+          runId,
+          conversation,
+        );
+        return { resumed: false, messages: execution.messages, ...(acquired ? { acquired } : {}) };
       });
     },
 

@@ -22,11 +22,20 @@ import { ExecutionStop, RunStoppedError } from './lifecycle/execution-stop';
 import { renewLeaseOf, startLeaseHeartbeat } from './lifecycle/lease-heartbeat';
 import { OperationRecorder } from './lifecycle/operation-recorder';
 import { ownStopWhen } from './lifecycle/own-stop-when';
-import type { RunExecutionOptions } from './run-options';
+import { MODEL_CALL_OPTION_KEYS, type RunExecutionOptions } from './run-options';
 import { fenceTools } from './tools/managed-tools';
 import { mapToolErrors } from './tools/tool-error-text';
 
 export type { RunExecutionDeps } from './execution-context';
+
+/** The options of `MODEL_CALL_OPTION_KEYS` the run was given, for `streamText` as they are. */
+function modelCallOptionsOf(options: RunExecutionOptions) {
+  return Object.fromEntries(
+    MODEL_CALL_OPTION_KEYS.flatMap((key) =>
+      options[key] === undefined ? [] : [[key, options[key]]],
+    ),
+  ) as Pick<RunExecutionOptions, (typeof MODEL_CALL_OPTION_KEYS)[number]>;
+}
 
 /** The text a client sees for any stream error; the real text goes to the log hook only. */
 export const GENERIC_ERROR_TEXT = 'The model provider failed.';
@@ -173,6 +182,7 @@ export class RunExecution {
       : undefined;
 
     const result = streamText({
+      ...modelCallOptionsOf(options),
       model,
       messages: options.messages,
       tools: tools as ToolSet,

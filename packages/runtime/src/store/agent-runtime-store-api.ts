@@ -8,6 +8,7 @@ import type {
 } from '@runlight/protocol';
 import type { ControlRequests } from './control-requests';
 import type { AssistantAppend, OwnerGuard, TerminalCommit } from './reducer';
+import type { RunInputs } from './run-inputs';
 
 /**
  * The store the runner talks to. Every owned mutation takes `{ owner, fencingToken,
@@ -62,6 +63,8 @@ export interface AgentRuntimeStore {
   readEvents(runId: string, options?: { afterRevision?: number }): Promise<DurableRunEvent[]>;
   /** Durable cancels and approval answers, when the driver stores them (`ControlRequests`). */
   controlRequests?: ControlRequests;
+  /** The conversations runs were started with, when the driver stores them (`RunInputs`). */
+  runInputs?: RunInputs;
 }
 
 /** A run whose owner went silent: its lease expired at `leaseExpiresAt`. */

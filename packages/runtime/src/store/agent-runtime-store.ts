@@ -27,6 +27,7 @@ import {
   type TerminalResult,
 } from './reducer';
 import { withRunIdValidation } from './run-id-guard';
+import { runInputsOf } from './run-inputs';
 import { type Mutation, type StoredRun, StoredRunSchema } from './stored-run';
 import { issuesOf } from './zod-issues';
 
@@ -333,6 +334,7 @@ export function createAgentRuntimeStore(
       return parseEvents(runId, raw);
     },
     controlRequests: controlRequestsOf(driver, now),
+    runInputs: runInputsOf(driver, now),
   });
 }
 

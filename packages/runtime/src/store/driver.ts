@@ -98,6 +98,19 @@ export interface AgentRuntimeDriver {
    * write), at most `limit`; resolves how many. What keeps the table from growing forever.
    */
   deleteEndedControlRequests?(query: { endedBefore: string; limit: number }): Promise<number>;
+  /**
+   * Optional capability: the conversation a run was started with (`StoredRunInput`). Stores
+   * `input` under `runId` unless one is stored there already: `true` when stored, `false` when
+   * the run has one (written once, never changed).
+   */
+  saveRunInput?(runId: string, input: StoredRunInput): Promise<boolean>;
+  /** The run's stored input, or `null` (the store validates it). */
+  readRunInput?(runId: string): Promise<unknown>;
+  /**
+   * The runs started for `chatId`, newest first (by `createdAt`, then run id), at most `limit`:
+   * `{ runId, createdAt }` each. Must stay cheap however many runs are stored (an index).
+   */
+  listChatRuns?(chatId: string, query: { limit: number }): Promise<unknown[]>;
 }
 
 /** A request `readStaleControlRequests` returns, as a driver stores it. */
@@ -105,6 +118,16 @@ export interface StoredStaleControlRequest {
   request: unknown;
   /** When it was claimed; null while pending. */
   claimedAt: string | null;
+}
+
+/** The conversation a run was started with, as a driver stores it. */
+export interface StoredRunInput {
+  runId: string;
+  /** The chat (thread) the run answers, or `null` for a run of no chat. */
+  chatId: string | null;
+  /** The AI SDK UI messages before the run's assistant message, as the app passed them. */
+  messages: unknown[];
+  createdAt: string;
 }
 
 /** A durable control request as a driver stores it (the store validates what it reads). */

@@ -1,4 +1,9 @@
-import type { AgentRuntimeDriver, StoredControlRequest, StoredStaleControlRequest } from './driver';
+import type {
+  AgentRuntimeDriver,
+  StoredControlRequest,
+  StoredRunInput,
+  StoredStaleControlRequest,
+} from './driver';
 import type { StoredRunEvent } from './evolve-run';
 import type { StoredRun } from './stored-run';
 
@@ -34,6 +39,9 @@ export function createMemoryDriver(): AgentRuntimeDriver {
   const runs = new Map<string, Entry>();
   /** Control requests by run, then request id (insertion order: oldest first). */
   const control = new Map<string, Map<string, ControlEntry>>();
+  /** Run inputs by run id, and the run ids of each chat. */
+  const inputs = new Map<string, StoredRunInput>();
+  const chats = new Map<string, string[]>();
 
   const driver: AgentRuntimeDriver = {
     async load(runId) {
@@ -177,6 +185,26 @@ export function createMemoryDriver(): AgentRuntimeDriver {
     async markControlRequestApplied(runId, requestId) {
       const entry = control.get(runId)?.get(requestId);
       if (entry) entry.applied = true;
+    },
+    async saveRunInput(runId, input) {
+      if (inputs.has(runId)) return false;
+      inputs.set(runId, structuredClone(input));
+      if (input.chatId !== null)
+        chats.set(input.chatId, [...(chats.get(input.chatId) ?? []), runId]);
+      return true;
+    },
+    async readRunInput(runId) {
+      const input = inputs.get(runId);
+      return input ? structuredClone(input) : null;
+    },
+    async listChatRuns(chatId, { limit }) {
+      const runsOfChat = (chats.get(chatId) ?? []).map((runId) => inputs.get(runId)!);
+      runsOfChat.sort(
+        (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.runId < b.runId ? 1 : -1),
+      );
+      return runsOfChat
+        .slice(0, Math.max(0, limit))
+        .map(({ runId, createdAt }) => ({ runId, createdAt }));
     },
   };
   storedEvents.set(driver, runs);

@@ -41,5 +41,6 @@ export function withRunIdValidation(store: AgentRuntimeStore): AgentRuntimeStore
     getSnapshot: check(store.getSnapshot),
     readEvents: check(store.readEvents),
     ...(store.controlRequests ? { controlRequests: store.controlRequests } : {}),
+    ...(store.runInputs ? { runInputs: store.runInputs } : {}),
   };
 }

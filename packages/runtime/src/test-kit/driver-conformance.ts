@@ -11,6 +11,7 @@ import type { ConformanceContext, ConformanceTarget } from './conformance-contex
 import { describeControlRequestConformance } from './control-request-conformance';
 import { describeLeaseConformance } from './lease-conformance';
 import { describeRecordIntegrityConformance } from './record-integrity-conformance';
+import { describeRunInputConformance } from './run-input-conformance';
 
 /**
  * The behaviour every `AgentRuntimeDriver` must show through `createAgentRuntimeStore`: the
@@ -277,5 +278,6 @@ export function describeDriverConformance(
     describeLeaseConformance(context);
     describeRecordIntegrityConformance(context);
     describeControlRequestConformance(context);
+    describeRunInputConformance(context);
   });
 }

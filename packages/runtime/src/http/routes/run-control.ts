@@ -160,7 +160,24 @@ export async function startRunRoute(
     if (RuntimeClosedError.isInstance(error)) {
       return jsonError(503, 'runtime_closed', 'The server is shutting down; retry the start');
     }
+    const conflict = startConflictResponse(error);
+    if (conflict) return conflict;
     return context.failure(error, runId);
   }
   return Response.json({ runId }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
+}
+
+/**
+ * `409 run_ended` / `409 run_executing` for a start the runtime refused because the id is
+ * taken (`startRun` of a run that ended or is running), else `null`. Never a stale `201`.
+ */
+export function startConflictResponse(error: unknown): Response | null {
+  if (!InvalidTransitionError.isInstance(error)) return null;
+  if (error.rule === 'run-ended') {
+    return jsonError(409, 'run_ended', `Run ${error.runId} already ended; start a new run id`);
+  }
+  if (error.rule === 'run-exists') {
+    return jsonError(409, 'run_executing', `Run ${error.runId} is already running`);
+  }
+  return null;
 }

@@ -21,6 +21,9 @@ function corruptibleMemoryDriver() {
     reclaimControlRequest: inner.reclaimControlRequest,
     markControlRequestApplied: inner.markControlRequestApplied,
     deleteEndedControlRequests: inner.deleteEndedControlRequests,
+    saveRunInput: inner.saveRunInput,
+    readRunInput: inner.readRunInput,
+    listChatRuns: inner.listChatRuns,
   };
   return {
     driver,

@@ -1,0 +1,152 @@
+import {
+  convertToModelMessages,
+  type ModelMessage,
+  safeValidateUIMessages,
+  type ToolSet,
+  type UIMessage,
+} from 'ai';
+import { InvalidTransitionError } from '../../errors/invalid-transition-error';
+import { RuntimeClosedError } from '../../errors/runtime-closed-error';
+import type { AgentRuntime } from '../../runner/agent-runtime';
+import type { StartRunOptions } from '../../runner/run-options';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from '../routes/json-error';
+import { readJsonBody } from '../routes/read-json-body';
+import { chatRunId } from './chat-run-id';
+import { type ChatStartBody, chatStartBodySchema } from './chat-start-body';
+
+/** What the app's `run` callback receives: the validated chat request. */
+export interface ChatStartInput {
+  request: Request;
+  /** The run's id (derived from the chat, the message and the request: a retry repeats it). */
+  runId: string;
+  chatId: string;
+  trigger: ChatStartBody['trigger'];
+  /** The message the request answers (`useChat`'s `messageId`, else the last message's id). */
+  messageId: string;
+  /** The conversation `useChat` sent, validated by the AI SDK. */
+  messages: UIMessage[];
+  /** The whole JSON body (with `useChat`'s per-request `body` keys). */
+  body: ChatStartBody;
+}
+
+/** The run's options besides its id; `messages` defaults to the converted chat messages. */
+export type ChatRunOptions = Omit<StartRunOptions, 'runId' | 'messages' | 'conversation'> & {
+  messages?: ModelMessage[];
+};
+
+export interface ChatStartRouteOptions {
+  runtime: Pick<AgentRuntime, 'startRun'>;
+  /** The model, tools and per-run options of the chat's run (`startRun`'s options). */
+  run: (input: ChatStartInput) => ChatRunOptions | Response | Promise<ChatRunOptions | Response>;
+  /**
+   * The tools the messages may hold parts of: their inputs and outputs are validated against
+   * the tools' schemas and converted with them. Default: the `tools` `run` returns.
+   */
+  tools?: ToolSet;
+  /** Largest body in bytes. Default 1 MiB (a long chat is sent whole). */
+  maxBodyBytes?: number;
+  /** Most messages one start may carry. Default 500. */
+  maxMessages?: number;
+  /** Failures the client gets a generic 500 for, and failures of a started execution. */
+  onError?: (error: unknown) => void;
+}
+
+const DEFAULT_MAX_CHAT_BODY_BYTES = 1024 * 1024;
+
+const json = (body: object, status: number) =>
+  Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
+
+/**
+ * A chat's start route in one line: takes the JSON `createRunlightChatTransport` POSTs for
+ * `useChat` (`{ chatId, trigger, messageId, requestId, messages }`), validates it (the envelope
+ * with zod, the messages with the AI SDK's `safeValidateUIMessages`), converts the messages
+ * (`convertToModelMessages`), starts the run and answers `201 { runId }` once it exists.
+ *
+ * - **Idempotent:** the run id is derived from the chat id, the message id and the request id
+ *   (`chatRunId`), so a retried POST names the run the first one started and answers
+ *   `200 { runId }` for it instead of starting a second run.
+ * - Bad input is `400 bad_body` (`413`/`415` for the body itself), a runtime shutting down
+ *   `503 runtime_closed`, anything else `500 internal` (details to `onError` only).
+ * - The run stores the chat's messages (`conversation`, when the store keeps run inputs), so
+ *   `createChatReadRoute` / `loadChatConversation` give the whole conversation back.
+ * - The execution's `done` is always observed: no unhandled rejection.
+ *
+ * Mount it behind your own access check (it is not one of the run router's routes).
+ *
+ * @example
+ * // app/api/chat/route.ts (Next.js)
+ * export const POST = createChatStartRoute({ runtime, run: () => ({ model, tools }) });
+ */
+export function createChatStartRoute(
+  options: ChatStartRouteOptions,
+): (request: Request) => Promise<Response> {
+  const schema = chatStartBodySchema(options.maxMessages);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CHAT_BODY_BYTES;
+  const onError = options.onError ?? (() => {});
+
+  return async (request) => {
+    const read = await readJsonBody(request, maxBodyBytes);
+    if (!read.ok) return read.response;
+    const parsed = schema.safeParse(read.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(body)';
+      return jsonError(400, 'bad_body', `${where}: ${issue?.message ?? 'is invalid'}`);
+    }
+    const body = parsed.data;
+    const validated = await safeValidateUIMessages({
+      messages: body.messages,
+      ...(options.tools ? { tools: options.tools as never } : {}),
+    });
+    if (!validated.success) {
+      return jsonError(400, 'bad_body', 'messages: not valid AI SDK UI messages');
+    }
+    const messages = validated.data;
+    const messageId = body.messageId ?? messages.at(-1)!.id;
+    try {
+      const runId = await chatRunId({ ...body, messageId });
+      const run = await options.run({
+        request,
+        runId,
+        chatId: body.chatId,
+        trigger: body.trigger,
+        messageId,
+        messages,
+        body,
+      });
+      if (run instanceof Response) return run;
+      const tools = options.tools ?? run.tools;
+      const modelMessages =
+        run.messages ?? (await convertToModelMessages(messages, tools ? { tools } : {}));
+      const handle = options.runtime.startRun({
+        ...run,
+        runId,
+        messages: modelMessages,
+        // Stored with the run: a reload or another device restores the whole conversation.
+        conversation: { chatId: body.chatId, messages },
+      });
+      handle.done.catch((error: unknown) => {
+        if (!InvalidTransitionError.isInstance(error)) onError(error);
+      });
+      try {
+        await handle.created;
+      } catch (error) {
+        // The id is this chat's, message's and request's: the run a retried POST names.
+        if (
+          InvalidTransitionError.isInstance(error) &&
+          (error.rule === 'run-exists' || error.rule === 'run-ended')
+        ) {
+          return json({ runId }, 200);
+        }
+        throw error;
+      }
+      return json({ runId }, 201);
+    } catch (error) {
+      if (RuntimeClosedError.isInstance(error)) {
+        return jsonError(503, 'runtime_closed', 'The server is shutting down; retry the start');
+      }
+      onError(error);
+      return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
+    }
+  };
+}
