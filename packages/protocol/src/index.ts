@@ -79,6 +79,8 @@ export {
   RunSnapshotSchema,
   ServedRunSnapshotSchema,
 } from './run-snapshot';
+export type { RunTrace } from './run-trace';
+export { RunTraceSchema } from './run-trace';
 export type { Timestamp } from './timestamp';
 export { TimestampSchema } from './timestamp';
 export type { UIMessage, UIMessageChunk } from './ui-message';

@@ -12,6 +12,7 @@ import type { RunEventBus } from '../events/run-event-bus';
 import { type RecoveryOutcome, takeOverRun } from '../recovery/take-over-run';
 import { OwnedRun } from '../store/owned-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
+import { safeTelemetry } from '../telemetry/run-telemetry';
 import {
   type AgentRuntime,
   type AgentRuntimeOptions,
@@ -61,7 +62,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const bus: RunEventBus = options.events ?? new RunEventHub();
   const log = options.onLog ?? defaultLog;
   const queue = new RunMutationQueue();
-  const publishing = resilientStore(publishingStore(store, bus), {
+  const telemetry = safeTelemetry(options.telemetry, (runId, error) =>
+    log({ level: 'warn', runId, message: 'The telemetry threw; the run goes on', error }),
+  );
+  const publishing = resilientStore(publishingStore(store, bus, telemetry), {
     store,
     bus,
     log,
@@ -77,6 +81,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     checkpointMinGrowth,
     leaseMs,
     log,
+    telemetry,
     toolErrorText: toolErrorTextOf(options.exposeToolErrors),
     maxToolResultBytes: positiveLimit(
       'maxToolResultBytes',
@@ -99,7 +104,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
 
   async function createIfMissing(runId: string): Promise<void> {
     try {
-      await publishing.createRun({ runId });
+      const trace = telemetry?.traceForNewRun(runId);
+      await publishing.createRun(trace ? { runId, trace } : { runId });
     } catch (error) {
       if (!(InvalidTransitionError.isInstance(error) && error.rule === 'run-exists')) throw error;
     }

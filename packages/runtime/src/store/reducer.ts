@@ -8,6 +8,7 @@ import {
   type RunFailure,
   type RunOperation,
   type RunStatusChange,
+  type RunTrace,
 } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
@@ -54,7 +55,7 @@ export function statusEvent(run: AgentRun, change: RunStatusChange): DurableRunE
 
 export function reduceCreateRun(
   existing: StoredRun | null,
-  input: { runId: string },
+  input: { runId: string; trace?: RunTrace },
   now: Date,
 ): Mutation {
   if (existing) {
@@ -66,6 +67,7 @@ export function reduceCreateRun(
     owner: null,
     fencingToken: 0,
     failure: null,
+    ...(input.trace ? { trace: input.trace } : {}),
   });
   return { record: evolveRun(null, event), event };
 }
