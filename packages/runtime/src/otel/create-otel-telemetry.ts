@@ -164,6 +164,13 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): RunTele
       }
     },
 
+    release(runId) {
+      const spans = runs.get(runId);
+      runs.delete(runId);
+      leases.delete(runId);
+      spans?.release(new Date().toISOString());
+    },
+
     describeExecution(runId, model) {
       const spans = runs.get(runId);
       if (spans) spans.model = model;

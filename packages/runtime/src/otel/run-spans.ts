@@ -136,15 +136,24 @@ export class RunSpans {
       ...(run.failure ? { 'runlight.failure.code': run.failure.code } : {}),
     };
     this.#metrics?.runEnded(attributes);
-    if (!this.span) return;
+    if (!this.span) {
+      // The run's span is held by the process that created it: the end is a fact of its trace.
+      this.addEvent('runlight.run.ended', attributes, timestamp);
+      return;
+    }
     this.span.setAttributes(attributes);
     if (run.failure) this.span.setStatus({ code: SpanStatusCode.ERROR, message: run.failure.code });
     this.span.end(at(timestamp));
   }
 
-  /** This process lets the run go before its end (a hand-off, eviction): its spans end here. */
+  /**
+   * This process lets the run go before its end (lost to a new owner, handed off, evicted): the
+   * run's span ends here. An operation still open is abandoned, not ended — the new owner records
+   * its end (failed), and its span there carries the original start and that end.
+   */
   release(timestamp: string): void {
-    this.#endOpen(timestamp);
+    this.#requests.clear();
+    this.#compactions.clear();
     if (!this.span) return;
     this.span.setAttribute('runlight.run.continued_elsewhere', true);
     this.span.end(at(timestamp));

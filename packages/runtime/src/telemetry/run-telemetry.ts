@@ -41,6 +41,11 @@ export interface RunTelemetry {
   describeExecution?(runId: string, model: ExecutionModel): void;
   /** The provider reported token usage for a model-request operation. */
   recordUsage?(runId: string, operationId: string, usage: TokenUsage): void;
+  /**
+   * This process lost the run to another owner (its lease was taken over): the run's spans held
+   * here end now; the new owner continues the run's trace from `run.trace`.
+   */
+  release?(runId: string): void;
   /** Runs `work` inside the run's context: the AI SDK's own spans nest under the run. */
   withRun?<T>(runId: string, work: () => T): T;
   /** Runs `work` inside an operation's context: spans the provider call makes nest under it. */
@@ -72,6 +77,7 @@ export function safeTelemetry(
       guard(runId, () => telemetry.describeExecution?.(runId, model), undefined),
     recordUsage: (runId, operationId, usage) =>
       guard(runId, () => telemetry.recordUsage?.(runId, operationId, usage), undefined),
+    release: (runId) => guard(runId, () => telemetry.release?.(runId), undefined),
     // Only the projection's own context switch is guarded; an error `work` throws is its own.
     withRun: (runId, work) => (telemetry.withRun ? telemetry.withRun(runId, work) : work()),
     withOperation: (runId, operationId, work) =>
