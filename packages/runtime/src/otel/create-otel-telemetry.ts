@@ -143,7 +143,10 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): RunTele
               event.at,
             );
             instruments?.stalled();
-            const latency = secondsBetween(previousLease, event.at);
+            const latency = secondsBetween(
+              cause.takeover.leaseExpiredAt ?? previousLease,
+              event.at,
+            );
             if (latency !== undefined) instruments?.recoveryLatency(latency);
           }
           return;

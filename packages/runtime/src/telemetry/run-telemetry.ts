@@ -25,8 +25,11 @@ export interface TokenUsage {
 
 /** How a durable event came about, when the event itself does not say. */
 export interface ObservedCause {
-  /** The `acquired` event of a takeover: the previous owner's lease had expired. */
-  takeover?: { takeovers: number };
+  /**
+   * The `acquired` event of a takeover: the previous owner's lease had expired (at
+   * `leaseExpiredAt`, when it could be read just before).
+   */
+  takeover?: { takeovers: number; leaseExpiredAt?: string };
 }
 
 export interface RunTelemetry {

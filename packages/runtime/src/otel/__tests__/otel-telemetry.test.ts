@@ -285,7 +285,7 @@ describe('createOtelTelemetry: the durable facts of a run as spans', () => {
       1,
     );
     expect(pointTotal(metrics, 'runlight.runs.stalled')).toBe(1);
-    expect(pointTotal(metrics, 'runlight.recovery.latency')).toBe(0); // B never saw A's lease
+    expect(pointTotal(metrics, 'runlight.recovery.latency')).toBe(1);
     expect(pointTotal(metrics, 'runlight.compaction.duration')).toBe(4);
     // Steps 0, 2 and 3 had first output; step 1 (stalled) waited until it was ended.
     expect(pointTotal(metrics, 'runlight.model_request.time_to_first_output')).toBe(3);

@@ -2,7 +2,7 @@ import type { AgentRun, DurableRunEvent } from '@runlight/protocol';
 import type { RunEventBus } from '../../events/run-event-bus';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import { statusEvent } from '../../store/reducer';
-import type { RunTelemetry } from '../../telemetry/run-telemetry';
+import type { ObservedCause, RunTelemetry } from '../../telemetry/run-telemetry';
 
 /**
  * A store whose mutations publish their durable event once they committed. `OwnedRun` calls it
@@ -21,13 +21,9 @@ export function publishingStore(
   bus: RunEventBus,
   telemetry?: Pick<RunTelemetry, 'observe'>,
 ): AgentRuntimeStore {
-  const publish = (event: DurableRunEvent, run: AgentRun, takeovers?: number) => {
+  const publish = (event: DurableRunEvent, run: AgentRun, cause?: ObservedCause) => {
     bus.publish(event);
-    telemetry?.observe(
-      event,
-      run,
-      takeovers === undefined ? undefined : { takeover: { takeovers } },
-    );
+    telemetry?.observe(event, run, cause);
   };
   // Explicit delegation, not a spread: a class-based store keeps its methods on the prototype.
   return {
@@ -46,8 +42,14 @@ export function publishingStore(
       return run;
     },
     async takeOverRun(runId, input) {
+      // With telemetry on, the silent owner's lease expiry (read first: a takeover is rare) is
+      // what the recovery latency counts from.
+      const before = telemetry ? await store.getRun(runId).catch(() => null) : null;
       const taken = await store.takeOverRun(runId, input);
-      publish(statusEvent(taken.run, 'acquired'), taken.run, taken.takeovers);
+      const leaseExpiredAt = before?.leaseExpiresAt ?? undefined;
+      publish(statusEvent(taken.run, 'acquired'), taken.run, {
+        takeover: { takeovers: taken.takeovers, ...(leaseExpiredAt ? { leaseExpiredAt } : {}) },
+      });
       return taken;
     },
     async releaseLease(runId, guard) {
