@@ -4,6 +4,7 @@ import {
   isTerminalPhase,
   isTerminalStatus,
   parseRunOperation,
+  parseRunTrace,
   phaseRank,
   type RunFailure,
   type RunOperation,
@@ -67,7 +68,8 @@ export function reduceCreateRun(
     owner: null,
     fencingToken: 0,
     failure: null,
-    ...(input.trace ? { trace: input.trace } : {}),
+    // Validated here, a trust boundary: a trace that would not parse must never be stored.
+    ...(input.trace ? { trace: parseRunTrace(input.trace) } : {}),
   });
   return { record: evolveRun(null, event), event };
 }
