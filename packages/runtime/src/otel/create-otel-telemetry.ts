@@ -73,6 +73,7 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): RunTele
       const [oldest] = runs.values();
       if (!oldest) break;
       runs.delete(oldest.runId);
+      leases.delete(oldest.runId);
       oldest.release(new Date().toISOString());
     }
     return spans;
@@ -99,6 +100,11 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): RunTele
     traceForNewRun(runId: string): RunTrace | undefined {
       const span = tracer.startSpan(RUN_SPAN, runSpanOptions(runId), context.active());
       pending.set(runId, new RunSpans(runId, span, context.active(), tracer, instruments));
+      // A creation that failed (the store was down) leaves its span unended and unexported.
+      for (const stale of pending.keys()) {
+        if (pending.size <= maxRuns) break;
+        pending.delete(stale);
+      }
       const spanContext = span.spanContext();
       if (!isSpanContextValid(spanContext)) return undefined;
       return {
@@ -155,6 +161,7 @@ export function createOtelTelemetry(options: OtelTelemetryOptions = {}): RunTele
           return;
         case 'lease-handed-off':
           runs.delete(run.id);
+          leases.delete(run.id);
           spans.release(event.at);
           return;
         case 'completed':
