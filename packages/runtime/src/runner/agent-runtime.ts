@@ -69,6 +69,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     store,
     bus,
     log,
+    telemetry,
     retry: { budgetMs: leaseMs, ...options.storeRetry },
   });
   const checkpointMinGrowth = options.checkpointMinGrowth;

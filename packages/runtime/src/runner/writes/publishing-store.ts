@@ -124,3 +124,20 @@ export function publishingStore(
     },
   };
 }
+
+/**
+ * Publishes an event read back from the log (a write that landed unseen); the telemetry sees it
+ * with the run as it stands now (read only when telemetry is on and the caller knows none).
+ */
+export function republisher(
+  bus: RunEventBus,
+  store: AgentRuntimeStore,
+  telemetry: Pick<RunTelemetry, 'observe'> | undefined,
+) {
+  return async (event: DurableRunEvent, known: AgentRun | null): Promise<void> => {
+    bus.publish(event);
+    if (!telemetry) return;
+    const run = known ?? (await store.getRun(event.runId).catch(() => null));
+    if (run) telemetry.observe(event, run);
+  };
+}
