@@ -1,6 +1,8 @@
 import { trace } from '@opentelemetry/api';
+import { tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { user } from '../../runner/__tests__/harness';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
@@ -10,11 +12,12 @@ import { createOtelTelemetry } from '../create-otel-telemetry';
 import { otelFixture } from './otel-fixture';
 
 type Integrations = typeof globalThis.AI_SDK_TELEMETRY_INTEGRATIONS;
-let fixture: ReturnType<typeof otelFixture>;
+let fixture: ReturnType<typeof otelFixture> | undefined;
 let saved: Integrations;
 afterEach(async () => {
   globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = saved;
   await fixture?.close();
+  fixture = undefined;
 });
 
 describe('createOtelTelemetry: the context around the AI SDK call', () => {
@@ -65,6 +68,47 @@ describe('createOtelTelemetry: the context around the AI SDK call', () => {
     expect(sdk?.parentSpanContext?.spanId).toBe(run.trace?.spanId);
     expect(request?.parentSpanContext?.spanId).toBe(run.trace?.spanId);
     expect(activeInProvider).toEqual([request?.spanContext().spanId]);
+  });
+
+  it('maxRuns: past it the oldest run’s span ends here, marked continued elsewhere', async () => {
+    fixture = otelFixture();
+    const runtime = createAgentRuntime({
+      owner: 'worker-a',
+      store: createAgentRuntimeStore(createMemoryDriver()),
+      telemetry: createOtelTelemetry({
+        tracerProvider: fixture.tracerProvider,
+        meterProvider: false,
+        maxRuns: 1,
+      }),
+      onLog: () => {},
+    });
+    const pay = tool({ inputSchema: z.object({}), execute: async () => 'paid' });
+    const paused = await runtime.startRun({
+      runId: 'run-paused',
+      model: scriptedModel([{ toolCalls: [{ toolName: 'pay', input: {} }] }]),
+      messages: user('Pay'),
+      tools: { pay },
+      toolApproval: { pay: 'user-approval' },
+    }).done;
+    expect(paused.status).toBe('running');
+    expect(fixture.spans().filter((span) => span.name === 'invoke_agent runlight.run')).toEqual([]);
+
+    await runtime.startRun({
+      runId: 'run-next',
+      model: scriptedModel([{ text: 'Hi' }]),
+      messages: user('Hi'),
+    }).done;
+    const runSpans = fixture.spans().filter((span) => span.name === 'invoke_agent runlight.run');
+    expect(
+      runSpans.map((span) => [
+        span.attributes['runlight.run.id'],
+        span.attributes['runlight.run.continued_elsewhere'] ?? false,
+        span.attributes['runlight.run.status'] ?? null,
+      ]),
+    ).toEqual([
+      ['run-paused', true, null],
+      ['run-next', false, 'completed'],
+    ]);
   });
 
   it('telemetry off: no trace stored, nothing changes in the run', async () => {

@@ -8,8 +8,11 @@ import { scriptedModel } from '../../testing/scripted-model';
 import { createOtelTelemetry } from '../create-otel-telemetry';
 import { millis, otelFixture } from './otel-fixture';
 
-let fixture: ReturnType<typeof otelFixture>;
-afterEach(() => fixture?.close());
+let fixture: ReturnType<typeof otelFixture> | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
 
 describe('createOtelTelemetry and writes whose answer was lost', () => {
   it('a request’s end that landed unseen still ends its span at the record’s time', async () => {

@@ -19,8 +19,11 @@ const TOOL_RESULT = 'invoice-4711-for-acme';
 const TOOL_ERROR = 'database password hunter2 rejected';
 const RUN_SPAN = 'invoke_agent runlight.run';
 
-let fixture: ReturnType<typeof otelFixture>;
-afterEach(() => fixture?.close());
+let fixture: ReturnType<typeof otelFixture> | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
 
 /**
  * One run across two processes (two runtimes on one store, each with its own telemetry, both
@@ -29,11 +32,12 @@ afterEach(() => fixture?.close());
  * it over, compacts, asks for an approval, is answered, and finishes.
  */
 async function tracedRun() {
-  fixture = otelFixture();
+  const otel = otelFixture();
+  fixture = otel;
   const telemetry = () =>
     createOtelTelemetry({
-      tracerProvider: fixture.tracerProvider,
-      meterProvider: fixture.meterProvider,
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
     });
   const driver = createMemoryDriver();
   const storeA = createAgentRuntimeStore(driver);
@@ -143,7 +147,15 @@ async function tracedRun() {
   );
   const finals = new Map<string, RunOperation>();
   for (const operation of operations) finals.set(operation.id, operation);
-  return { created, ended, approvalId, compacted, operations, finals: [...finals.values()] };
+  return {
+    otel,
+    created,
+    ended,
+    approvalId,
+    compacted,
+    operations,
+    finals: [...finals.values()],
+  };
 }
 
 const named = (spans: ReadableSpan[], name: string) => spans.filter((span) => span.name === name);
@@ -152,8 +164,8 @@ const attempts = (operations: RunOperation[], step: number) =>
 
 describe('createOtelTelemetry: the durable facts of a run as spans', () => {
   it('one trace across takeover and approval: the run, its requests and compactions, with the records’ timestamps', async () => {
-    const { created, ended, approvalId, compacted, finals } = await tracedRun();
-    const spans = fixture.spans();
+    const { otel, created, ended, approvalId, compacted, finals } = await tracedRun();
+    const spans = otel.spans();
 
     // The trace is stored with the run and every span of both processes is in it.
     expect(created.trace).toMatchObject({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/) });
@@ -274,8 +286,8 @@ describe('createOtelTelemetry: the durable facts of a run as spans', () => {
   });
 
   it('metrics: first output, provider wait, compaction, retries by reason, runs by status, stalled runs', async () => {
-    await tracedRun();
-    const metrics = await fixture.metrics();
+    const { otel } = await tracedRun();
+    const metrics = await otel.metrics();
     expect(
       pointTotal(metrics, 'runlight.model_request.retries', {
         'runlight.failure.reason': 'server_error',
