@@ -44,6 +44,12 @@ const CONSUMER_DEPENDENCIES: Record<string, string> = {
   ai: '^7.0.173',
   zod: '^4.6.7',
   hono: '^4.13.0',
+  // The telemetry snippet (packages/runtime/README.md): the OTel SDK 3 line pairs with api 1.10.
+  '@opentelemetry/api': '^1.10.0',
+  '@opentelemetry/sdk-trace': '^3.1.0',
+  '@opentelemetry/sdk-metrics': '^3.1.1',
+  '@opentelemetry/exporter-trace-otlp-http': '^0.301.0',
+  '@opentelemetry/exporter-metrics-otlp-http': '^0.301.0',
   next: '16.4.6',
   vite: '8.3.8',
   '@vitejs/plugin-react': '5.2.0',

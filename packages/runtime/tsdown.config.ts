@@ -3,7 +3,11 @@ import { libraryConfig } from '../../scripts/tsdown-library';
 
 export default defineConfig(
   libraryConfig({
-    entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      'testing/index': 'src/testing/index.ts',
+      'otel/index': 'src/otel/index.ts',
+    },
     platform: 'node',
   }),
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunOperationSchema } from './run-operation';
+import { RunTraceSchema } from './run-trace';
 import { TimestampSchema } from './timestamp';
 
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -63,6 +64,8 @@ const agentRunShape = {
   leaseExpiresAt: TimestampSchema.nullable(),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
+  /** The run's trace, when it was created with telemetry on (see `RunTraceSchema`). */
+  trace: RunTraceSchema.optional(),
 };
 
 function checkFailure(

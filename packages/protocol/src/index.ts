@@ -79,6 +79,8 @@ export {
   RunSnapshotSchema,
   ServedRunSnapshotSchema,
 } from './run-snapshot';
+export type { RunTrace } from './run-trace';
+export { RunTraceSchema } from './run-trace';
 export type { Timestamp } from './timestamp';
 export { TimestampSchema } from './timestamp';
 export type { UIMessage, UIMessageChunk } from './ui-message';
@@ -96,6 +98,7 @@ export {
   parseRunOperationsPage,
   parseRunReset,
   parseRunSnapshot,
+  parseRunTrace,
   parseRunUnauthorized,
   parseServedRunEvent,
   parseServedRunSnapshot,
@@ -109,6 +112,7 @@ export {
   safeParseRunOperationsPage,
   safeParseRunReset,
   safeParseRunSnapshot,
+  safeParseRunTrace,
   safeParseRunUnauthorized,
   safeParseServedRunEvent,
   safeParseServedRunSnapshot,

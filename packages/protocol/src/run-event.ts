@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RUN_STATUSES, RunFailureSchema, RunIdSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import { RunOperationSchema } from './run-operation';
+import { RunTraceSchema } from './run-trace';
 import { TimestampSchema } from './timestamp';
 import { UIMessageChunkSchema } from './ui-message';
 
@@ -86,6 +87,8 @@ const runStatusShape = {
   status: z.enum(RUN_STATUSES),
   owner: z.string().min(1).nullable(),
   failure: RunFailureSchema.nullable(),
+  /** `created` only: the run's trace, when it was created with telemetry on. */
+  trace: RunTraceSchema.optional(),
 };
 
 export const RunStatusEventSchema = z.strictObject({

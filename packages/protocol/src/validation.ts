@@ -13,6 +13,7 @@ import {
 import { RunOperationSchema } from './run-operation';
 import { RunOperationsPageSchema } from './run-operations-page';
 import { RunSnapshotSchema, ServedRunSnapshotSchema } from './run-snapshot';
+import { RunTraceSchema } from './run-trace';
 
 const MARKER = Symbol.for('runlight.error.ProtocolValidationError');
 
@@ -76,6 +77,7 @@ export const [parseRunOperation, safeParseRunOperation] = parsers(
   RunOperationSchema,
 );
 export const [parseAgentRun, safeParseAgentRun] = parsers('AgentRun', AgentRunSchema);
+export const [parseRunTrace, safeParseRunTrace] = parsers('RunTrace', RunTraceSchema);
 export const [parseAssistantCheckpoint, safeParseAssistantCheckpoint] = parsers(
   'AssistantCheckpoint',
   AssistantCheckpointSchema,

@@ -180,3 +180,9 @@ export type {
   StoredRun,
 } from './store/stored-run';
 export { LeaseSchema, OperationCursorSchema, StoredRunSchema } from './store/stored-run';
+export type {
+  ExecutionModel,
+  ObservedCause,
+  RunTelemetry,
+  TokenUsage,
+} from './telemetry/run-telemetry';

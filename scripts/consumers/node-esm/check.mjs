@@ -6,6 +6,7 @@ import * as client from '@runlight/client';
 import * as protocol from '@runlight/protocol';
 import * as reactServer from '@runlight/react/server';
 import * as runtime from '@runlight/runtime';
+import * as otel from '@runlight/runtime/otel';
 import * as testing from '@runlight/runtime/testing';
 import * as storePostgres from '@runlight/store-postgres';
 import { Hono } from 'hono';
@@ -18,6 +19,7 @@ for (const [name, module, names] of [
   ],
   ['@runlight/runtime', runtime, ['createAgentRuntime', 'createRunRouter', 'toNodeListener']],
   ['@runlight/runtime/testing', testing, ['scriptedModel', 'withLatency']],
+  ['@runlight/runtime/otel', otel, ['createOtelTelemetry']],
   ['@runlight/client', client, ['createRunlightClient', 'mergeSnapshot', 'applyEvent']],
   ['@runlight/store-postgres', storePostgres, ['createPostgresDriver', 'migrate']],
   ['@runlight/react/server', reactServer, ['prefetchRun', 'runQueryKey', 'runQueryOptions']],
@@ -26,7 +28,12 @@ for (const [name, module, names] of [
 }
 
 const store = runtime.createAgentRuntimeStore(runtime.createMemoryDriver());
-const agents = runtime.createAgentRuntime({ store, owner: 'consumer-check' });
+// Telemetry on the global (no-op) tracer: the packed otel entry loads and runs beside the runtime.
+const agents = runtime.createAgentRuntime({
+  store,
+  owner: 'consumer-check',
+  telemetry: otel.createOtelTelemetry(),
+});
 const handlers = runtime.createRunHandlers({ store, runtime: agents });
 const route = runtime.createRunRouter({ handlers, basePath: '/api', authorize: 'public' });
 const server = createServer(runtime.toNodeListener(route));

@@ -199,6 +199,8 @@ function runWith(
     leaseExpiresAt: event.leaseExpiresAt === undefined ? run.leaseExpiresAt : event.leaseExpiresAt,
     createdAt: run.createdAt,
     updatedAt,
+    // A fact of the run's creation (its trace, when telemetry is on): no later event changes it.
+    ...(run.trace ? { trace: run.trace } : {}),
   };
 }
 

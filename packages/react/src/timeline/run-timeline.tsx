@@ -9,6 +9,7 @@ import { type RunStatusLabelsInput, resolveRunStatusLabels } from '../status/run
 import { buildRunTimeline, type RunTimelineModel } from './build-run-timeline';
 import { TimelineTable } from './timeline-table';
 import { withRetryWait } from './timeline-words';
+import { TraceLink } from './trace-link';
 
 export type RunTimelineRender = (model: RunTimelineModel, liveMs: number | null) => ReactNode;
 
@@ -29,6 +30,14 @@ export interface RunTimelineProps extends Omit<HTMLAttributes<HTMLElement>, 'chi
   children?: ReactNode | RunTimelineRender;
   /** The table's caption (visible to screen readers; style it away if you like). */
   caption?: string;
+  /**
+   * A link to the run's trace in your tracing UI, e.g.
+   * `"https://jaeger.example.com/trace/{traceId}"` (`{traceId}`, `{spanId}`, `{runId}`): shown
+   * when the run has a trace (the runtime's `telemetry` was on when it was created).
+   */
+  traceUrl?: string;
+  /** The trace link's text. Default `'View trace'`. */
+  traceLabel?: string;
 }
 
 /**
@@ -54,6 +63,8 @@ export function RunTimeline({
   caption = 'Where the run spent its time',
   labels,
   children,
+  traceUrl,
+  traceLabel = 'View trace',
   ...rest
 }: RunTimelineProps) {
   const history = useRunHistory(runId);
@@ -76,6 +87,7 @@ export function RunTimeline({
     style: { ...rest.style, '--rl-total': totalMs } as HTMLAttributes<HTMLElement>['style'],
   };
   const style = unstyled ? null : <RunlightStyle />;
+  const link = traceUrl ? <TraceLink runId={runId} template={traceUrl} label={traceLabel} /> : null;
   if (typeof children === 'function') {
     return (
       <>
@@ -99,14 +111,24 @@ export function RunTimeline({
     return (
       <>
         {style}
-        {renderAsChild(children as ReactNode, props, table)}
+        {renderAsChild(
+          children as ReactNode,
+          props,
+          <>
+            {table}
+            {link}
+          </>,
+        )}
       </>
     );
   }
   return (
     <>
       {style}
-      <div {...props}>{table}</div>
+      <div {...props}>
+        {table}
+        {link}
+      </div>
     </>
   );
 }

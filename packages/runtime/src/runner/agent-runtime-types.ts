@@ -6,6 +6,7 @@ import type { RunEventSource } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
 import type { RecoveryOutcome, TakeOverOptions } from '../recovery/take-over-run';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { RunTelemetry } from '../telemetry/run-telemetry';
 import type { AdoptionOutcome, AdoptOptions } from './control/adopt-orphaned-requests';
 import type { CloseOptions } from './lifecycle/shutdown';
 import type { ResumeRunOptions, RuntimeLogEntry, StartRunOptions } from './run-options';
@@ -61,6 +62,11 @@ export interface AgentRuntimeOptions {
   controlPollMs?: number;
   /** Where events are published. Default a new in-process `RunEventHub`. */
   events?: RunEventBus;
+  /**
+   * Spans and metrics projected from the run's durable facts — `createOtelTelemetry()` from
+   * `@runlight/runtime/otel` (on `@opentelemetry/api`). Off by default.
+   */
+  telemetry?: RunTelemetry;
   /** The server log — the only place provider error text goes. Default `console.error`. */
   onLog?: (entry: RuntimeLogEntry) => void;
 }

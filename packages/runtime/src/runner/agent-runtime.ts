@@ -6,6 +6,7 @@ import { RunEventHub } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
 import { type RecoveryOutcome, takeOverRun } from '../recovery/take-over-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
+import { safeTelemetry } from '../telemetry/run-telemetry';
 import {
   type AgentRuntime,
   type AgentRuntimeOptions,
@@ -59,10 +60,14 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const bus: RunEventBus = options.events ?? new RunEventHub();
   const log = options.onLog ?? defaultLog;
   const queue = new RunMutationQueue();
-  const publishing = resilientStore(publishingStore(store, bus), {
+  const telemetry = safeTelemetry(options.telemetry, (runId, error) =>
+    log({ level: 'warn', runId, message: 'The telemetry threw; the run goes on', error }),
+  );
+  const publishing = resilientStore(publishingStore(store, bus, telemetry), {
     store,
     bus,
     log,
+    telemetry,
     retry: { budgetMs: leaseMs, ...options.storeRetry },
   });
   const checkpointMinGrowth = options.checkpointMinGrowth;
@@ -75,6 +80,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     checkpointMinGrowth,
     leaseMs,
     log,
+    telemetry,
     toolErrorText: toolErrorTextOf(options.exposeToolErrors),
     maxToolResultBytes: positiveLimit(
       'maxToolResultBytes',
@@ -301,7 +307,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     startRun({ runId, conversation, ...execution }) {
       return launch(runId, execution, async () => {
         const acquired = await prepareStart(
-          { publishing, store, owner, leaseMs, log },
+          { publishing, store, owner, leaseMs, log, telemetry },
           runId,
           conversation,
         );

@@ -2,6 +2,7 @@ import type { RunEventBus } from '../events/run-event-bus';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { OwnedRun } from '../store/owned-run';
 import type { RunMutationQueue } from '../store/run-mutation-queue';
+import type { RunTelemetry } from '../telemetry/run-telemetry';
 import type { ExecutionStop } from './lifecycle/execution-stop';
 import type { RuntimeLogEntry } from './run-options';
 import type { ToolErrorText } from './tools/tool-error-text';
@@ -18,6 +19,8 @@ export interface RunExecutionDeps {
   checkpointMinGrowth: number | undefined;
   leaseMs: number;
   log: (entry: RuntimeLogEntry) => void;
+  /** The app's telemetry, every call guarded (`safeTelemetry`); undefined when off. */
+  telemetry?: Required<RunTelemetry> | undefined;
   /** The text a failed tool call shows every viewer (`exposeToolErrors`; redacted by default). */
   toolErrorText: ToolErrorText;
   /** A tool result larger than this is refused (`maxToolResultBytes`). */

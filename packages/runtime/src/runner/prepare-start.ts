@@ -2,6 +2,7 @@ import type { AgentRun, UIMessage } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
+import type { RunTelemetry } from '../telemetry/run-telemetry';
 import type { RuntimeLogEntry, StartRunOptions } from './run-options';
 
 export interface PrepareStartDeps {
@@ -12,6 +13,8 @@ export interface PrepareStartDeps {
   owner: string;
   leaseMs: number;
   log: (entry: RuntimeLogEntry) => void;
+  /** Gives a new run its trace context, when telemetry is on. */
+  telemetry?: Pick<Required<RunTelemetry>, 'traceForNewRun'> | undefined;
 }
 
 /**
@@ -33,7 +36,8 @@ export async function prepareStart(
   conversation: StartRunOptions['conversation'],
 ): Promise<AgentRun | null> {
   try {
-    await deps.publishing.createRun({ runId });
+    const trace = deps.telemetry?.traceForNewRun(runId);
+    await deps.publishing.createRun(trace ? { runId, trace } : { runId });
   } catch (error) {
     if (!(InvalidTransitionError.isInstance(error) && error.rule === 'run-exists')) throw error;
     return acquireExisting(deps, runId);

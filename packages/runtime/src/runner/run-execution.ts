@@ -181,43 +181,48 @@ export class RunExecution {
         )
       : undefined;
 
-    const result = streamText({
-      ...modelCallOptionsOf(options),
-      model,
-      messages: options.messages,
-      tools: tools as ToolSet,
-      toolApproval: options.toolApproval,
-      stopWhen: ownStopWhen(options.stopWhen as Parameters<typeof ownStopWhen>[0], stop, context),
-      instructions: options.system,
-      maxRetries: options.maxRetries,
-      abortSignal: context.controller.signal,
-      // The SDK's default prints provider errors to the console; they reach the log hook
-      // through the stream's error parts instead.
-      onError: () => {},
-      onStart: (event) => {
-        // Only the call id is read here: the SDK swallows callback errors, so no admission.
-        context.callId = event.callId;
-      },
-      prepareStep: async ({ stepNumber, messages }) => {
-        this.#steps.sdkStep = stepNumber;
-        const step = this.#steps.offset + stepNumber;
-        await this.#steps.previousStepCommitted(stepNumber);
-        let prepared: { messages: typeof messages } | undefined;
-        if (options.compact) {
-          const compacted = await runCompaction(
-            context,
-            this.#recorder,
-            options.compact,
-            messages,
-            step,
-          );
-          if (compacted) prepared = { messages: compacted };
-        }
-        // A model id is resolved by the SDK and cannot be wrapped: admit it here (awaited).
-        if (stringModel) await admission.admitModelId(step, stepNumber);
-        return prepared;
-      },
-    });
+    const telemetry = context.deps.telemetry;
+    telemetry?.describeExecution(this.runId, describeModel(options.model));
+    const call = () =>
+      streamText({
+        ...modelCallOptionsOf(options),
+        model,
+        messages: options.messages,
+        tools: tools as ToolSet,
+        toolApproval: options.toolApproval,
+        stopWhen: ownStopWhen(options.stopWhen as Parameters<typeof ownStopWhen>[0], stop, context),
+        instructions: options.system,
+        maxRetries: options.maxRetries,
+        abortSignal: context.controller.signal,
+        // The SDK's default prints provider errors to the console; they reach the log hook
+        // through the stream's error parts instead.
+        onError: () => {},
+        onStart: (event) => {
+          // Only the call id is read here: the SDK swallows callback errors, so no admission.
+          context.callId = event.callId;
+        },
+        prepareStep: async ({ stepNumber, messages }) => {
+          this.#steps.sdkStep = stepNumber;
+          const step = this.#steps.offset + stepNumber;
+          await this.#steps.previousStepCommitted(stepNumber);
+          let prepared: { messages: typeof messages } | undefined;
+          if (options.compact) {
+            const compacted = await runCompaction(
+              context,
+              this.#recorder,
+              options.compact,
+              messages,
+              step,
+            );
+            if (compacted) prepared = { messages: compacted };
+          }
+          // A model id is resolved by the SDK and cannot be wrapped: admit it here (awaited).
+          if (stringModel) await admission.admitModelId(step, stepNumber);
+          return prepared;
+        },
+      });
+    // The AI SDK's own spans (`experimental_telemetry`) nest under the run's span.
+    const result = telemetry ? telemetry.withRun(this.runId, call) : call();
 
     const chunks = toUIMessageStream({
       // One stage for both: the SDK's failures observed, tool errors mapped.
@@ -282,4 +287,14 @@ export class RunExecution {
       );
     }
   }
+}
+
+/** The model as the telemetry names it: the id and, for a model object, its provider. */
+function describeModel(model: RunExecutionOptions['model']): {
+  modelId: string;
+  provider?: string;
+} {
+  if (typeof model === 'string') return { modelId: model };
+  const { modelId, provider } = model as { modelId: string; provider?: string };
+  return provider === undefined ? { modelId } : { modelId, provider };
 }

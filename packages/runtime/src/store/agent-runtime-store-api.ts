@@ -4,6 +4,7 @@ import type {
   DurableRunEvent,
   RunOperation,
   RunSnapshot,
+  RunTrace,
   UIMessage,
 } from '@runlight/protocol';
 import type { ControlRequests } from './control-requests';
@@ -17,7 +18,8 @@ import type { RunInputs } from './run-inputs';
  * appends exactly one durable event.
  */
 export interface AgentRuntimeStore {
-  createRun(input: { runId: string }): Promise<AgentRun>;
+  /** Creates a queued run; `trace` (telemetry on) is stored with it, in its `created` event. */
+  createRun(input: { runId: string; trace?: RunTrace }): Promise<AgentRun>;
   acquireRun(runId: string, input: { owner: string; leaseMs: number }): Promise<AgentRun>;
   recordRunOperation(runId: string, guard: OwnerGuard, operation: RunOperation): Promise<AgentRun>;
   /** Consolidates the whole assistant message (an `assistant-checkpoint` event). */

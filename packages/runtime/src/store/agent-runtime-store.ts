@@ -232,8 +232,9 @@ export function createAgentRuntimeStore(
 
   // Every id is checked against `RunIdSchema` first, whatever the driver (`InvalidRunIdError`).
   return withRunIdValidation({
-    async createRun({ runId }) {
-      return (await unowned(runId, (record) => reduceCreateRun(record, { runId }, now()))).run;
+    async createRun(input) {
+      const { runId } = input;
+      return (await unowned(runId, (record) => reduceCreateRun(record, input, now()))).run;
     },
 
     async acquireRun(runId, input) {

@@ -127,6 +127,7 @@ function created(event: DurableRunEvent): StoredRun {
       leaseExpiresAt: null,
       createdAt: event.at,
       updatedAt: event.at,
+      ...(event.trace ? { trace: event.trace } : {}),
     },
     assistant: null,
     lease: null,

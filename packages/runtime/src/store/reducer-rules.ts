@@ -92,7 +92,7 @@ export function checkRunning(record: StoredRun): void {
 export function statusChange(
   head: Head,
   change: RunStatusChange,
-  run: Pick<AgentRun, 'status' | 'owner' | 'fencingToken' | 'failure'>,
+  run: Pick<AgentRun, 'status' | 'owner' | 'fencingToken' | 'failure' | 'trace'>,
 ): DurableRunEvent {
   return {
     type: 'run-status',
@@ -102,5 +102,7 @@ export function statusChange(
     owner: run.owner,
     fencingToken: run.fencingToken,
     failure: run.failure,
+    // The trace is a fact of the run's creation: only its `created` event carries it.
+    ...(change === 'created' && run.trace ? { trace: run.trace } : {}),
   };
 }

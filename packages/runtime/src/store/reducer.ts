@@ -4,10 +4,12 @@ import {
   isTerminalPhase,
   isTerminalStatus,
   parseRunOperation,
+  parseRunTrace,
   phaseRank,
   type RunFailure,
   type RunOperation,
   type RunStatusChange,
+  type RunTrace,
 } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
@@ -54,7 +56,7 @@ export function statusEvent(run: AgentRun, change: RunStatusChange): DurableRunE
 
 export function reduceCreateRun(
   existing: StoredRun | null,
-  input: { runId: string },
+  input: { runId: string; trace?: RunTrace },
   now: Date,
 ): Mutation {
   if (existing) {
@@ -66,6 +68,8 @@ export function reduceCreateRun(
     owner: null,
     fencingToken: 0,
     failure: null,
+    // Validated here, a trust boundary: a trace that would not parse must never be stored.
+    ...(input.trace ? { trace: parseRunTrace(input.trace) } : {}),
   });
   return { record: evolveRun(null, event), event };
 }

@@ -63,6 +63,23 @@ export function describeDriverConformance(
       ]);
     });
 
+    it('keeps the trace a run was created with, through later writes and a fresh store', async () => {
+      const { id } = await acquired();
+      expect((await store.getRun(id)).trace).toBeUndefined();
+      const traced = runId();
+      const trace = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 };
+      await store.createRun({ runId: traced, trace });
+      const run = await store.acquireRun(traced, { owner: 'owner-a', leaseMs: 1_000 });
+      await store.renewLease(traced, {
+        owner: 'owner-a',
+        fencingToken: run.fencingToken,
+        expectedRevision: run.revision,
+      });
+      const fresh = createAgentRuntimeStore(target.driver, { now: clock.now });
+      expect((await fresh.getSnapshot(traced)).run.trace).toEqual(trace);
+      expect((await fresh.readEvents(traced))[0]).toMatchObject({ change: 'created', trace });
+    });
+
     it('rejects a second create of the same id and keeps the first', async () => {
       const id = runId();
       await store.createRun({ runId: id });

@@ -65,9 +65,13 @@ export class ModelRequestAdmission {
           count: attempt,
           firstStartedAt: previous?.firstStartedAt ?? operation.startedAt,
         });
+        const telemetry = this.#context.deps.telemetry;
         let result: Awaited<ReturnType<typeof doStream>>;
         try {
-          result = await doStream();
+          // Spans the provider call makes (an instrumented fetch) nest under this operation.
+          result = await (telemetry
+            ? telemetry.withOperation(this.#context.runId, operation.id, doStream)
+            : doStream());
         } catch (error) {
           const phase = stop.endPhase();
           await this.#recorder.endOperation(
@@ -91,6 +95,12 @@ export class ModelRequestAdmission {
             stop,
             operation,
             tools: this.#tools,
+            ...(telemetry
+              ? {
+                  onUsage: (usage: { inputTokens?: number; outputTokens?: number }) =>
+                    telemetry.recordUsage(this.#context.runId, operation.id, usage),
+                }
+              : {}),
           }),
         };
       },

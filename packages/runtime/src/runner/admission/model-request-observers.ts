@@ -1,4 +1,4 @@
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { isTerminalPhase, type RunOperation } from '@runlight/protocol';
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { ExecutionStop } from '../lifecycle/execution-stop';
@@ -22,9 +22,11 @@ export function observeProviderParts(
     stop: ExecutionStop;
     operation: RunOperation;
     tools: ToolSet | undefined;
+    /** The provider's reported usage, for the telemetry (never durable: not a run fact). */
+    onUsage?: (usage: { inputTokens?: number; outputTokens?: number }) => void;
   },
 ): ReadableStream<LanguageModelV4StreamPart> {
-  const { recorder, stop, operation, tools } = observed;
+  const { recorder, stop, operation, tools, onUsage } = observed;
   const reader = source.getReader();
   return new ReadableStream<LanguageModelV4StreamPart>({
     async pull(controller) {
@@ -62,6 +64,7 @@ export function observeProviderParts(
           willRetry: false,
         });
       } else if (part.type === 'finish') {
+        onUsage?.(tokenUsage(part.usage));
         await recorder.endOperation(operation.id, 'completed');
       } else if (part.type === 'tool-call') {
         if (await isParsedToolCall(part, tools)) await recorder.firstOutput(operation.id);
@@ -190,4 +193,13 @@ export async function onStreamBreak(
       : undefined;
   stop.onStreamError(error, () => recorder.inFlightModelRequest());
   await ended;
+}
+
+function tokenUsage(usage: LanguageModelV4Usage): { inputTokens?: number; outputTokens?: number } {
+  const inputTokens = usage.inputTokens.total;
+  const outputTokens = usage.outputTokens.total;
+  return {
+    ...(inputTokens === undefined ? {} : { inputTokens }),
+    ...(outputTokens === undefined ? {} : { outputTokens }),
+  };
 }

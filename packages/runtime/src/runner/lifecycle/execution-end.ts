@@ -29,7 +29,7 @@ export async function endExecution(
   // An operation's end queued by another part (the middleware, a stream observer) lands — or
   // fails and names its failure — before the end is decided from what this execution knows.
   await context.owned.settled();
-  if (stop.lost) return currentRun(context);
+  if (stop.lost) return lostRun(context);
 
   const awaitingApproval =
     !stop.stopped() &&
@@ -39,7 +39,7 @@ export async function endExecution(
     if (!stop.aborted()) stop.fail('internal', current.id);
     await recorder.endOperation(current.id, stop.failure ? 'failed' : 'cancelled');
   }
-  if (stop.lost) return currentRun(context);
+  if (stop.lost) return lostRun(context);
   // A paused run holds no lease: nobody's silence to detect, nothing for recovery to take over.
   if (awaitingApproval && !stop.stopped()) {
     context.pausedForApproval = true;
@@ -155,4 +155,10 @@ export async function currentRun(context: ExecutionContext): Promise<AgentRun> {
   } catch {
     return context.owned.run;
   }
+}
+
+/** The run as the new owner left it; this process's telemetry lets the run's spans go. */
+function lostRun(context: ExecutionContext): Promise<AgentRun> {
+  context.deps.telemetry?.release(context.runId);
+  return currentRun(context);
 }

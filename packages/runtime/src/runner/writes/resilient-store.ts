@@ -11,8 +11,10 @@ import { StoreUnavailableError } from '../../errors/store-unavailable-error';
 import type { RunEventBus } from '../../events/run-event-bus';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { OwnerGuard, TerminalCommit } from '../../store/reducer';
+import type { RunTelemetry } from '../../telemetry/run-telemetry';
 import type { RuntimeLogEntry } from '../run-options';
 import { PublishedRevisions } from './published-revisions';
+import { republisher } from './publishing-store';
 import { isDecision, pause, retrySchedule, type StoreRetryOptions } from './retry-schedule';
 import { same } from './same-record';
 
@@ -43,9 +45,12 @@ export function resilientStore(
     bus: RunEventBus;
     log: (entry: RuntimeLogEntry) => void;
     retry?: StoreRetryOptions;
+    /** The telemetry, told of a landed write's event as `publishingStore` tells it of others. */
+    telemetry?: Pick<RunTelemetry, 'observe'> | undefined;
   },
 ): AgentRuntimeStore {
   const { store, bus } = deps;
+  const republish = republisher(bus, store, deps.telemetry);
   const schedule = retrySchedule(deps.retry);
   const of = Number.isFinite(schedule.attempts) ? ` of ${schedule.attempts}` : '';
   const warn = (runId: string, message: string, error: unknown) => {
@@ -88,7 +93,7 @@ export function resilientStore(
       const events = await read(runId, () => store.readEvents(runId, { afterRevision: after }));
       for (const event of events) {
         if (event.revision > revision) break;
-        bus.publish(event);
+        await republish(event, run);
         published.set(runId, event.revision);
       }
     } catch (error) {
@@ -108,7 +113,7 @@ export function resilientStore(
         store.readEvents(runId, { afterRevision: revision - 1 }),
       );
       const event = events.find((candidate) => candidate.revision === revision);
-      if (event && mine(event)) bus.publish(event);
+      if (event && mine(event)) await republish(event, null);
     } catch (error) {
       warn(runId, 'A landed write could not be read back to publish it', error);
     }
