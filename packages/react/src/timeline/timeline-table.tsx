@@ -67,7 +67,7 @@ function Spacer({ height }: { height: number }) {
  *
  * Memoised: a clock tick re-renders the scale and the running row, not the table.
  */
-export const TimelineTable = memo(function TimelineTable({
+export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
   model,
   runId,
   format,
