@@ -14,6 +14,9 @@ import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 
+/** What one RunStatus may add to a React + TanStack Query page, gzip (issue 24). */
+const BUDGET = 25 * 1024;
+
 const here = fileURLToPath(new URL('.', import.meta.url));
 const pages = (await readdir(join(here, 'pages'))).filter((file) => file.endsWith('.tsx')).sort();
 const sizes = {};
@@ -69,3 +72,10 @@ console.log(
   `  RunStatus over React + TanStack Query: +${kb(delta('run-status', 'baseline'))} gzip\n` +
     `  useChat on Runlight (+ RunStatus) over useChat: +${kb(delta('use-chat-runlight', 'use-chat'))} gzip`,
 );
+const added = delta('run-status', 'baseline');
+if (added > BUDGET) {
+  console.error(
+    `RunStatus adds ${kb(added)} gzip to a React + TanStack Query page: over the ${kb(BUDGET)} budget`,
+  );
+  process.exit(1);
+}
