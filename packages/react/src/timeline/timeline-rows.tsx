@@ -58,6 +58,8 @@ const bar = (part: string, startMs: number, lengthMs: number) => (
  * One operation. Memoised on its span object (`buildRunTimeline` keeps the object of an
  * unchanged operation) and its words, so a live event or a tick re-renders the changed row only.
  */
+// `@__PURE__`: a page that never renders the timeline drops it and the virtualizer
+// (scripts/consumers/bundle-size).
 export const SpanRow = /* @__PURE__ */ memo(function SpanRow({
   span,
   liveMs,

@@ -67,6 +67,8 @@ function Spacer({ height }: { height: number }) {
  *
  * Memoised: a clock tick re-renders the scale and the running row, not the table.
  */
+// `@__PURE__`: a page that never renders the timeline drops it and the virtualizer
+// (scripts/consumers/bundle-size).
 export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
   model,
   runId,
