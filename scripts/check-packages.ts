@@ -2,10 +2,13 @@
  * `pnpm test:packages`: the published packages as a new user gets them. Builds every package
  * once, packs each (`pnpm pack`, which rewrites `workspace:` ranges and applies
  * `publishConfig`), runs publint and attw on every tarball, then installs the tarballs with npm
- * from the registry into a scratch folder outside the workspace and runs the consumer checks:
+ * from the registry into a scratch folder outside the workspace, checks that what each package
+ * installs accepts its `engines.node` (`check-engines.ts`), runs every README's `npm install`
+ * lines literally in empty apps (`check-install-lines.ts`) and runs the consumer checks:
  * plain Node ESM, TypeScript (NodeNext and Bundler, strict + exactOptionalPropertyTypes), a
- * Vite build, and a Next.js App Router `next build` + `next start` answering a page, a
- * snapshot and an SSE stream.
+ * Vite build, the gzip weight of a RunStatus page and a useChat page (`consumers/bundle-size`),
+ * and a Next.js App Router `next build` + `next start` answering a page, a snapshot and an SSE
+ * stream.
  *
  * The TypeScript check also compiles every snippet of the READMEs (`scripts/snippets.ts`).
  *
@@ -14,7 +17,7 @@
  * installed afresh. It lies outside the workspace on purpose (Node, TypeScript and Next.js would
  * otherwise find the workspace's own node_modules and lockfile above it), and each checkout has
  * its own, so two checkouts on one machine never share one.
- * `--skip-build` reuses `dist/`; `--only=node,typescript,vite,next` picks consumer checks.
+ * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,next` picks checks.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,6 +27,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { checkEngines } from './check-engines';
+import { checkInstallLines } from './check-install-lines';
 import { writeSnippets } from './snippets';
 
 const run = promisify(execFile);
@@ -332,6 +337,15 @@ if (!args.includes('--skip-build')) {
 const tarballs = await step('pnpm pack', pack);
 await step('tarball contents, publint --strict, attw', () => lint(tarballs));
 await step(`npm install the tarballs in ${SCRATCH}`, () => install(tarballs));
+await step('engines: what each package installs accepts the Node it declares', async () => {
+  const problems = await checkEngines(SCRATCH, PUBLISHED);
+  if (problems.length > 0) throw new Error(`engines:\n${problems.join('\n')}`);
+});
+if (wants('install')) {
+  await step(`README install lines, literally, with npm on Node ${process.versions.node}`, () =>
+    checkInstallLines(ROOT, SCRATCH, tarballs, PUBLISHED),
+  );
+}
 if (wants('node')) {
   await step('node ESM: every entry point, a run over node:http, Hono', async () => {
     const cwd = await copyTemplate('node-esm');
@@ -357,6 +371,13 @@ if (wants('vite')) {
     const script = assets.find((file) => file.endsWith('.js'));
     const bundle = script ? await readFile(join(cwd, 'dist', 'assets', script), 'utf8') : '';
     if (!bundle.includes('runlight')) throw new Error('the Vite bundle has no Runlight code');
+  });
+}
+if (wants('bundle')) {
+  await step('bundle size: what RunStatus and useChat on Runlight add to a page', async () => {
+    const cwd = await copyTemplate('bundle-size');
+    const { stdout } = await sh(process.execPath, ['measure.mjs'], cwd);
+    process.stdout.write(stdout);
   });
 }
 if (wants('next')) {

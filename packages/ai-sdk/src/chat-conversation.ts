@@ -12,7 +12,7 @@ export interface LoadedChat {
 }
 
 const LoadedChatSchema = z.looseObject({
-  runId: RunIdSchema.nullable(),
+  runId: z.nullable(RunIdSchema),
   messages: z.array(UIMessageSchema),
 });
 

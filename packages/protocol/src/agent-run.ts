@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RunOperationSchema } from './run-operation';
 import { RunTraceSchema } from './run-trace';
 import { TimestampSchema } from './timestamp';
@@ -30,9 +30,11 @@ export type FailureCode = (typeof FAILURE_CODES)[number];
 
 export const RunIdSchema = z
   .string()
-  .min(1, 'must be a non-empty string')
-  .max(200, 'must be at most 200 characters')
-  .regex(/^[A-Za-z0-9._~:-]+$/, 'may only contain letters, digits and . _ ~ : -');
+  .check(
+    z.minLength(1, 'must be a non-empty string'),
+    z.maxLength(200, 'must be at most 200 characters'),
+    z.regex(/^[A-Za-z0-9._~:-]+$/, 'may only contain letters, digits and . _ ~ : -'),
+  );
 
 /**
  * A failure carries a code and optionally the operation it belongs to — never free text:
@@ -40,37 +42,39 @@ export const RunIdSchema = z
  */
 export const RunFailureSchema = z.strictObject({
   code: z.enum(FAILURE_CODES),
-  operationId: z.string().min(1).optional(),
+  operationId: z.optional(z.string().check(z.minLength(1))),
 });
 export type RunFailure = z.infer<typeof RunFailureSchema>;
 
-const Revision = z.number().int('must be an integer').min(0, 'must be zero or more');
+const Revision = z
+  .number()
+  .check(z.int('must be an integer'), z.minimum(0, 'must be zero or more'));
 
 const agentRunShape = {
   id: RunIdSchema,
   status: z.enum(RUN_STATUSES),
-  owner: z.string().min(1).nullable(),
+  owner: z.nullable(z.string().check(z.minLength(1))),
   /** +1 on every acquisition. */
   fencingToken: Revision,
   /** +1 on every successful mutation: the run's causal clock. */
   revision: Revision,
-  lastOperation: RunOperationSchema.nullable(),
-  failure: RunFailureSchema.nullable(),
+  lastOperation: z.nullable(RunOperationSchema),
+  failure: z.nullable(RunFailureSchema),
   /**
    * When the current owner's lease expires (server wall clock), or null when nobody holds the
    * run (queued, ended). Every owned mutation renews it. A non-terminal run whose lease has
    * expired has a silent owner: its worker stopped responding.
    */
-  leaseExpiresAt: TimestampSchema.nullable(),
+  leaseExpiresAt: z.nullable(TimestampSchema),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
   /** The run's trace, when it was created with telemetry on (see `RunTraceSchema`). */
-  trace: RunTraceSchema.optional(),
+  trace: z.optional(RunTraceSchema),
 };
 
 function checkFailure(
   run: { status: RunStatus; failure: RunFailure | null },
-  context: z.RefinementCtx,
+  context: z.core.$RefinementCtx,
 ): void {
   if (run.status === 'failed' && run.failure === null) {
     context.addIssue({
@@ -89,7 +93,7 @@ function checkFailure(
 }
 
 /** The snapshot record of one run, as stored (`owner` names the worker process). */
-export const AgentRunSchema = z.strictObject(agentRunShape).superRefine(checkFailure);
+export const AgentRunSchema = z.strictObject(agentRunShape).check(z.superRefine(checkFailure));
 
 export type AgentRun = z.infer<typeof AgentRunSchema>;
 
@@ -100,7 +104,9 @@ const { fencingToken: _fencingToken, ...publicRunShape } = agentRunShape;
  * `fencingToken`, and `owner` an opaque holder tag — null when nobody holds the run, else an id
  * of the current acquisition that names no host or process. Compare tags for equality only.
  */
-export const PublicAgentRunSchema = z.strictObject(publicRunShape).superRefine(checkFailure);
+export const PublicAgentRunSchema = z
+  .strictObject(publicRunShape)
+  .check(z.superRefine(checkFailure));
 
 export type PublicAgentRun = z.infer<typeof PublicAgentRunSchema>;
 
@@ -109,5 +115,5 @@ export type PublicAgentRun = z.infer<typeof PublicAgentRunSchema>;
  * one — `fencingToken` may be absent, `owner` a worker id or a holder tag.
  */
 export const ServedAgentRunSchema = z
-  .strictObject({ ...agentRunShape, fencingToken: Revision.optional() })
-  .superRefine(checkFailure);
+  .strictObject({ ...agentRunShape, fencingToken: z.optional(Revision) })
+  .check(z.superRefine(checkFailure));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { UIMessageSchema } from './ui-message';
 
 /**
@@ -8,7 +8,7 @@ import { UIMessageSchema } from './ui-message';
  */
 export const AssistantCheckpointSchema = z.strictObject({
   message: UIMessageSchema,
-  revision: z.number().int('must be an integer').min(1, 'must be 1 or more'),
+  revision: z.number().check(z.int('must be an integer'), z.minimum(1, 'must be 1 or more')),
 });
 
 export type AssistantCheckpoint = z.infer<typeof AssistantCheckpointSchema>;

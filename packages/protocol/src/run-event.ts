@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RUN_STATUSES, RunFailureSchema, RunIdSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import { RunOperationSchema } from './run-operation';
@@ -6,7 +6,7 @@ import { RunTraceSchema } from './run-trace';
 import { TimestampSchema } from './timestamp';
 import { UIMessageChunkSchema } from './ui-message';
 
-const Revision = z.number().int('must be an integer').min(1, 'must be 1 or more');
+const Revision = z.number().check(z.int('must be an integer'), z.minimum(1, 'must be 1 or more'));
 
 /**
  * Fields every durable event carries: the run's new revision, when it was committed and — since
@@ -18,7 +18,7 @@ const durable = {
   runId: RunIdSchema,
   revision: Revision,
   at: TimestampSchema,
-  leaseExpiresAt: TimestampSchema.nullable().optional(),
+  leaseExpiresAt: z.optional(z.nullable(TimestampSchema)),
 };
 
 /** `lastOperation` was replaced by `operation`. */
@@ -35,10 +35,17 @@ export const AssistantCheckpointEventSchema = z
     ...durable,
     checkpoint: AssistantCheckpointSchema,
   })
-  .refine((event) => event.checkpoint.revision === event.revision, {
-    path: ['checkpoint', 'revision'],
-    message: 'must equal the event revision',
-  });
+  .check(
+    z.superRefine((event, context) => {
+      if (event.checkpoint.revision !== event.revision) {
+        context.addIssue({
+          code: 'custom',
+          path: ['checkpoint', 'revision'],
+          message: 'must equal the event revision',
+        });
+      }
+    }),
+  );
 
 /**
  * Chunks appended to the assistant message: the UI message chunks of one checkpoint batch
@@ -51,14 +58,23 @@ export const AssistantAppendEventSchema = z
   .strictObject({
     type: z.literal('assistant-append'),
     ...durable,
-    messageId: z.string().min(1, 'must be a non-empty message id'),
-    baseRevision: z.number().int('must be an integer').min(0, 'must be zero or more'),
-    chunks: z.array(UIMessageChunkSchema).min(1, 'must hold at least one chunk'),
+    messageId: z.string().check(z.minLength(1, 'must be a non-empty message id')),
+    baseRevision: z
+      .number()
+      .check(z.int('must be an integer'), z.minimum(0, 'must be zero or more')),
+    chunks: z.array(UIMessageChunkSchema).check(z.minLength(1, 'must hold at least one chunk')),
   })
-  .refine((event) => event.baseRevision < event.revision, {
-    path: ['baseRevision'],
-    message: 'must be lower than the event revision',
-  });
+  .check(
+    z.superRefine((event, context) => {
+      if (event.baseRevision >= event.revision) {
+        context.addIssue({
+          code: 'custom',
+          path: ['baseRevision'],
+          message: 'must be lower than the event revision',
+        });
+      }
+    }),
+  );
 
 export const RUN_STATUS_CHANGES = [
   'created',
@@ -85,15 +101,15 @@ const runStatusShape = {
   ...durable,
   change: z.enum(RUN_STATUS_CHANGES),
   status: z.enum(RUN_STATUSES),
-  owner: z.string().min(1).nullable(),
-  failure: RunFailureSchema.nullable(),
+  owner: z.nullable(z.string().check(z.minLength(1))),
+  failure: z.nullable(RunFailureSchema),
   /** `created` only: the run's trace, when it was created with telemetry on. */
-  trace: RunTraceSchema.optional(),
+  trace: z.optional(RunTraceSchema),
 };
 
 export const RunStatusEventSchema = z.strictObject({
   ...runStatusShape,
-  fencingToken: z.number().int().min(0),
+  fencingToken: z.number().check(z.int(), z.minimum(0)),
 });
 
 /**
@@ -113,9 +129,11 @@ export const PublicRunStatusEventSchema = z.strictObject(runStatusShape);
 export const RunDeltaEventSchema = z.strictObject({
   type: z.literal('run-delta'),
   runId: RunIdSchema,
-  baseRevision: z.number().int('must be an integer').min(0, 'must be zero or more'),
-  seq: z.number().int('must be an integer').min(1, 'must be 1 or more'),
-  fencingToken: z.number().int('must be an integer').min(1, 'must be 1 or more').optional(),
+  baseRevision: z.number().check(z.int('must be an integer'), z.minimum(0, 'must be zero or more')),
+  seq: z.number().check(z.int('must be an integer'), z.minimum(1, 'must be 1 or more')),
+  fencingToken: z.optional(
+    z.number().check(z.int('must be an integer'), z.minimum(1, 'must be 1 or more')),
+  ),
   chunk: UIMessageChunkSchema,
 });
 
@@ -127,7 +145,7 @@ export const RunDeltaEventSchema = z.strictObject({
 export const RunResetSchema = z.strictObject({
   type: z.literal('reset'),
   runId: RunIdSchema,
-  reason: z.string().max(500, 'must be at most 500 characters'),
+  reason: z.string().check(z.maxLength(500, 'must be at most 500 characters')),
 });
 
 /**
@@ -139,8 +157,8 @@ export const RunResetSchema = z.strictObject({
 export const RunUnauthorizedSchema = z.strictObject({
   type: z.literal('unauthorized'),
   runId: RunIdSchema,
-  status: z.number().int('must be an integer').min(400).max(499),
-  code: z.string().max(100, 'must be at most 100 characters'),
+  status: z.number().check(z.int('must be an integer'), z.minimum(400), z.maximum(499)),
+  code: z.string().check(z.maxLength(100, 'must be at most 100 characters')),
 });
 
 /**
@@ -153,9 +171,9 @@ export const RunUnauthorizedSchema = z.strictObject({
 export const RunEventRefSchema = z.strictObject({
   type: z.literal('event-ref'),
   runId: RunIdSchema,
-  revision: z.number().int().min(1),
+  revision: z.number().check(z.int(), z.minimum(1)),
   eventType: z.enum(['run-operation', 'assistant-checkpoint', 'assistant-append', 'run-status']),
-  bytes: z.number().int().min(0),
+  bytes: z.number().check(z.int(), z.minimum(0)),
 });
 
 export const DurableRunEventSchema = z.discriminatedUnion('type', [
@@ -190,7 +208,10 @@ export const ServedRunEventSchema = z.discriminatedUnion('type', [
   RunOperationEventSchema,
   AssistantCheckpointEventSchema,
   AssistantAppendEventSchema,
-  z.strictObject({ ...runStatusShape, fencingToken: z.number().int().min(0).optional() }),
+  z.strictObject({
+    ...runStatusShape,
+    fencingToken: z.optional(z.number().check(z.int(), z.minimum(0))),
+  }),
   RunDeltaEventSchema,
 ]);
 

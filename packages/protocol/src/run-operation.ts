@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { TimestampSchema } from './timestamp';
 
 /**
@@ -57,29 +57,35 @@ export function operationIdNamesStep(id: string, step: number): boolean {
 
 const OperationIdSchema = z
   .string()
-  .min(1, 'must be a non-empty string')
-  .max(256, 'must be at most 256 characters');
+  .check(
+    z.minLength(1, 'must be a non-empty string'),
+    z.maxLength(256, 'must be at most 256 characters'),
+  );
 
 const BaseOperationSchema = z.strictObject({
   id: OperationIdSchema,
   kind: z.enum(OPERATION_KINDS),
   phase: z.enum(OPERATION_PHASES),
-  step: z.number().int('must be an integer').min(0, 'must be zero or more').optional(),
+  step: z.optional(
+    z.number().check(z.int('must be an integer'), z.minimum(0, 'must be zero or more')),
+  ),
   startedAt: TimestampSchema,
-  firstOutputAt: TimestampSchema.optional(),
-  endedAt: TimestampSchema.optional(),
-  outcome: z.enum(COMPACTION_OUTCOMES).optional(),
+  firstOutputAt: z.optional(TimestampSchema),
+  endedAt: z.optional(TimestampSchema),
+  outcome: z.optional(z.enum(COMPACTION_OUTCOMES)),
   /** Model requests: the one-based attempt of this step's request (every SDK retry is one). */
-  attempt: z.number().int('must be an integer').min(1, 'must be 1 or more').optional(),
+  attempt: z.optional(
+    z.number().check(z.int('must be an integer'), z.minimum(1, 'must be 1 or more')),
+  ),
   /**
    * Model requests after a retry: `startedAt` of the request's first attempt, so a wait is
    * counted from when it really began.
    */
-  requestStartedAt: TimestampSchema.optional(),
+  requestStartedAt: z.optional(TimestampSchema),
   /** A failed model request: why, as a closed enum (never provider text). */
-  failureReason: z.enum(MODEL_FAILURE_REASONS).optional(),
+  failureReason: z.optional(z.enum(MODEL_FAILURE_REASONS)),
   /** A failed model request: true when the SDK will try again (a next attempt follows). */
-  willRetry: z.boolean().optional(),
+  willRetry: z.optional(z.boolean()),
 });
 
 /**
@@ -88,7 +94,10 @@ const BaseOperationSchema = z.strictObject({
  * Phase rules are schema rules; timestamps are validated for form and presence per phase,
  * never for order.
  */
-export const RunOperationSchema = BaseOperationSchema.superRefine((operation, context) => {
+function checkPhases(
+  operation: z.infer<typeof BaseOperationSchema>,
+  context: z.core.$RefinementCtx,
+): void {
   const issue = (path: string, message: string) =>
     context.addIssue({ code: 'custom', path: [path], message });
   const terminal = isTerminalPhase(operation.phase);
@@ -141,6 +150,8 @@ export const RunOperationSchema = BaseOperationSchema.superRefine((operation, co
       issue('failureReason', 'is only allowed in phase failed');
     if (operation.willRetry !== undefined) issue('willRetry', 'is only allowed in phase failed');
   }
-});
+}
+
+export const RunOperationSchema = BaseOperationSchema.check(z.superRefine(checkPhases));
 
 export type RunOperation = z.infer<typeof RunOperationSchema>;

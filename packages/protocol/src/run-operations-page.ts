@@ -1,8 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RunIdSchema } from './agent-run';
 import { RunOperationEventSchema } from './run-event';
 
-const Revision = z.number().int('must be an integer').min(0, 'must be zero or more');
+const Revision = z
+  .number()
+  .check(z.int('must be an integer'), z.minimum(0, 'must be zero or more'));
 
 /**
  * One page of a run's operation history (`GET …/runs/:id/operations?after=&limit=`): the
@@ -18,35 +20,37 @@ export const RunOperationsPageSchema = z
   .strictObject({
     runId: RunIdSchema,
     operations: z.array(RunOperationEventSchema),
-    nextAfter: Revision.nullable(),
+    nextAfter: z.nullable(Revision),
     revision: Revision,
   })
-  .superRefine((page, context) => {
-    let previous = 0;
-    page.operations.forEach((event, index) => {
-      if (event.runId !== page.runId) {
-        context.addIssue({
-          code: 'custom',
-          path: ['operations', index, 'runId'],
-          message: 'must be the run of the page',
-        });
-      }
-      if (event.revision <= previous) {
-        context.addIssue({
-          code: 'custom',
-          path: ['operations', index, 'revision'],
-          message: 'must be higher than the previous operation',
-        });
-      }
-      previous = event.revision;
-    });
-    if (previous > page.revision) {
-      context.addIssue({
-        code: 'custom',
-        path: ['revision'],
-        message: 'must not be lower than an operation of the page',
+  .check(
+    z.superRefine((page, context) => {
+      let previous = 0;
+      page.operations.forEach((event, index) => {
+        if (event.runId !== page.runId) {
+          context.addIssue({
+            code: 'custom',
+            path: ['operations', index, 'runId'],
+            message: 'must be the run of the page',
+          });
+        }
+        if (event.revision <= previous) {
+          context.addIssue({
+            code: 'custom',
+            path: ['operations', index, 'revision'],
+            message: 'must be higher than the previous operation',
+          });
+        }
+        previous = event.revision;
       });
-    }
-  });
+      if (previous > page.revision) {
+        context.addIssue({
+          code: 'custom',
+          path: ['revision'],
+          message: 'must not be lower than an operation of the page',
+        });
+      }
+    }),
+  );
 
 export type RunOperationsPage = z.infer<typeof RunOperationsPageSchema>;

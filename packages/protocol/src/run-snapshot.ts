@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AgentRunSchema, PublicAgentRunSchema, ServedAgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import { TimestampSchema } from './timestamp';
@@ -9,7 +9,7 @@ function checkRevisions(
     assistant: { revision: number } | null;
     revision: number;
   },
-  context: z.RefinementCtx,
+  context: z.core.$RefinementCtx,
 ): void {
   if (snapshot.revision !== snapshot.run.revision) {
     context.addIssue({
@@ -28,9 +28,9 @@ function checkRevisions(
 }
 
 const snapshotShape = {
-  assistant: AssistantCheckpointSchema.nullable(),
-  revision: z.number().int('must be an integer').min(0, 'must be zero or more'),
-  serverTime: TimestampSchema.optional(),
+  assistant: z.nullable(AssistantCheckpointSchema),
+  revision: z.number().check(z.int('must be an integer'), z.minimum(0, 'must be zero or more')),
+  serverTime: z.optional(TimestampSchema),
 };
 
 /**
@@ -40,12 +40,12 @@ const snapshotShape = {
  */
 export const RunSnapshotSchema = z
   .strictObject({ run: AgentRunSchema, ...snapshotShape })
-  .superRefine(checkRevisions);
+  .check(z.superRefine(checkRevisions));
 
 /** A snapshot as the HTTP handlers send it by default: its run in the public form. */
 export const PublicRunSnapshotSchema = z
   .strictObject({ run: PublicAgentRunSchema, ...snapshotShape })
-  .superRefine(checkRevisions);
+  .check(z.superRefine(checkRevisions));
 
 export type RunSnapshot = z.infer<typeof RunSnapshotSchema>;
 export type PublicRunSnapshot = z.infer<typeof PublicRunSnapshotSchema>;
@@ -53,4 +53,4 @@ export type PublicRunSnapshot = z.infer<typeof PublicRunSnapshotSchema>;
 /** What a client accepts as a snapshot: either form (see `ServedAgentRunSchema`). */
 export const ServedRunSnapshotSchema = z
   .strictObject({ run: ServedAgentRunSchema, ...snapshotShape })
-  .superRefine(checkRevisions);
+  .check(z.superRefine(checkRevisions));

@@ -1,5 +1,5 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Boundary schemas for the AI SDK's `UIMessage` and `UIMessageChunk`.
@@ -8,19 +8,21 @@ import { z } from 'zod';
  * required fields) and let the SDK's optional fields through (`looseObject`), so a newer SDK
  * that adds a field does not break old clients.
  */
-const PartSchema = z.looseObject({ type: z.string().min(1, 'must be a non-empty part type') });
+const PartSchema = z.looseObject({
+  type: z.string().check(z.minLength(1, 'must be a non-empty part type')),
+});
 
 export const UIMessageSchema = z.looseObject({
-  id: z.string().min(1, 'must be a non-empty message id'),
+  id: z.string().check(z.minLength(1, 'must be a non-empty message id')),
   role: z.enum(['system', 'user', 'assistant']),
-  metadata: z.unknown().optional(),
+  metadata: z.optional(z.unknown()),
   parts: z.array(PartSchema),
-}) as unknown as z.ZodType<UIMessage>;
+}) as unknown as z.ZodMiniType<UIMessage>;
 
 const id = z.string();
 const toolCallId = z.string();
 const toolName = z.string();
-const chunk = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+const chunk = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
   z.looseObject({ type: z.literal(type), ...shape });
 
 /** Every chunk type of `UIMessageChunk` in `ai@7`, with the fields the SDK requires. */
@@ -50,14 +52,14 @@ export const UIMessageChunkSchema = z.union([
   chunk('start-step', {}),
   chunk('finish-step', {}),
   chunk('reset-step', {}),
-  chunk('start', { messageId: z.string().optional() }),
+  chunk('start', { messageId: z.optional(z.string()) }),
   chunk('finish', {}),
   chunk('abort', {}),
   chunk('message-metadata', { messageMetadata: z.unknown() }),
   z.looseObject({
-    type: z.string().regex(/^data-/, 'must be a known chunk type'),
+    type: z.string().check(z.regex(/^data-/, 'must be a known chunk type')),
     data: z.unknown(),
   }),
-]) as unknown as z.ZodType<UIMessageChunk>;
+]) as unknown as z.ZodMiniType<UIMessageChunk>;
 
 export type { UIMessage, UIMessageChunk };

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { AgentRunSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import {
@@ -50,68 +50,114 @@ export type SafeParseResult<T> =
   | { success: true; data: T }
   | { success: false; error: ProtocolValidationError };
 
-function toIssues(error: z.ZodError): ProtocolIssue[] {
+function toIssues(error: z.core.$ZodError): ProtocolIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.length === 0 ? '(root)' : issue.path.join('.'),
     message: issue.message,
   }));
 }
 
-function parsers<T>(name: string, schema: z.ZodType<T>) {
-  const safeParse = (value: unknown): SafeParseResult<T> => {
-    const result = schema.safeParse(value);
+/**
+ * The schemas are `zod/mini` (a browser that validates snapshots and events carries a fraction
+ * of full zod), which loads no locale: where zod's messages are not configured (full zod
+ * configures English when it loads), a rule without a message of its own reads as below.
+ */
+const messages = (issue: z.core.$ZodRawIssue): string | undefined => {
+  if (z.config().localeError !== undefined) return undefined;
+  const quoted = (values: readonly unknown[]) =>
+    values.map((value) => JSON.stringify(value)).join(', ');
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}, received ${issue.input === null ? 'null' : typeof issue.input}`;
+    case 'unrecognized_keys':
+      return `unknown key${issue.keys.length === 1 ? '' : 's'} ${quoted(issue.keys)}`;
+    case 'invalid_value':
+      return `expected one of ${quoted(issue.values)}`;
+    case 'too_small':
+      return `must be at least ${issue.minimum}`;
+    case 'too_big':
+      return `must be at most ${issue.maximum}`;
+    case 'invalid_union':
+      return 'matches none of the allowed forms';
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    default:
+      return undefined;
+  }
+};
+
+/**
+ * `safeParser` and `parser` are pure (`@__PURE__` at each call): a bundle keeps only the
+ * schemas its code parses with, e.g. a browser the served forms and not the stored ones.
+ */
+function safeParser<T>(name: string, schema: z.ZodMiniType<T>) {
+  return (value: unknown): SafeParseResult<T> => {
+    const result = schema.safeParse(value, { error: messages });
     return result.success
       ? { success: true, data: result.data }
       : { success: false, error: new ProtocolValidationError(name, toIssues(result.error)) };
   };
-  const parse = (value: unknown): T => {
+}
+
+function parser<T>(safeParse: (value: unknown) => SafeParseResult<T>) {
+  return (value: unknown): T => {
     const result = safeParse(value);
     if (!result.success) throw result.error;
     return result.data;
   };
-  return [parse, safeParse] as const;
 }
 
-export const [parseRunOperation, safeParseRunOperation] = parsers(
-  'RunOperation',
-  RunOperationSchema,
-);
-export const [parseAgentRun, safeParseAgentRun] = parsers('AgentRun', AgentRunSchema);
-export const [parseRunTrace, safeParseRunTrace] = parsers('RunTrace', RunTraceSchema);
-export const [parseAssistantCheckpoint, safeParseAssistantCheckpoint] = parsers(
+export const safeParseRunOperation = /* @__PURE__ */ safeParser('RunOperation', RunOperationSchema);
+export const parseRunOperation = /* @__PURE__ */ parser(safeParseRunOperation);
+export const safeParseAgentRun = /* @__PURE__ */ safeParser('AgentRun', AgentRunSchema);
+export const parseAgentRun = /* @__PURE__ */ parser(safeParseAgentRun);
+export const safeParseRunTrace = /* @__PURE__ */ safeParser('RunTrace', RunTraceSchema);
+export const parseRunTrace = /* @__PURE__ */ parser(safeParseRunTrace);
+export const safeParseAssistantCheckpoint = /* @__PURE__ */ safeParser(
   'AssistantCheckpoint',
   AssistantCheckpointSchema,
 );
-export const [parseRunEvent, safeParseRunEvent] = parsers('RunEvent', RunEventSchema);
-export const [parseDurableRunEvent, safeParseDurableRunEvent] = parsers(
+export const parseAssistantCheckpoint = /* @__PURE__ */ parser(safeParseAssistantCheckpoint);
+export const safeParseRunEvent = /* @__PURE__ */ safeParser('RunEvent', RunEventSchema);
+export const parseRunEvent = /* @__PURE__ */ parser(safeParseRunEvent);
+export const safeParseDurableRunEvent = /* @__PURE__ */ safeParser(
   'DurableRunEvent',
   DurableRunEventSchema,
 );
-export const [parseRunSnapshot, safeParseRunSnapshot] = parsers('RunSnapshot', RunSnapshotSchema);
+export const parseDurableRunEvent = /* @__PURE__ */ parser(safeParseDurableRunEvent);
+export const safeParseRunSnapshot = /* @__PURE__ */ safeParser('RunSnapshot', RunSnapshotSchema);
+export const parseRunSnapshot = /* @__PURE__ */ parser(safeParseRunSnapshot);
 /**
  * A snapshot or event as a client receives it, in either form (stored or public): checked as
  * strictly, but `fencingToken` may be absent. Typed as the stored form; a missing token reads
  * `undefined` (the server filtered the previous owners' deltas itself).
  */
-export const [parseServedRunSnapshot, safeParseServedRunSnapshot] = parsers(
+export const safeParseServedRunSnapshot = /* @__PURE__ */ safeParser(
   'RunSnapshot',
-  ServedRunSnapshotSchema as unknown as z.ZodType<z.infer<typeof RunSnapshotSchema>>,
+  ServedRunSnapshotSchema as unknown as z.ZodMiniType<z.infer<typeof RunSnapshotSchema>>,
 );
-export const [parseServedRunEvent, safeParseServedRunEvent] = parsers(
+export const parseServedRunSnapshot = /* @__PURE__ */ parser(safeParseServedRunSnapshot);
+export const safeParseServedRunEvent = /* @__PURE__ */ safeParser(
   'RunEvent',
-  ServedRunEventSchema as unknown as z.ZodType<z.infer<typeof RunEventSchema>>,
+  ServedRunEventSchema as unknown as z.ZodMiniType<z.infer<typeof RunEventSchema>>,
 );
-export const [parseRunReset, safeParseRunReset] = parsers('RunReset', RunResetSchema);
-export const [parseRunUnauthorized, safeParseRunUnauthorized] = parsers(
+export const parseServedRunEvent = /* @__PURE__ */ parser(safeParseServedRunEvent);
+export const safeParseRunReset = /* @__PURE__ */ safeParser('RunReset', RunResetSchema);
+export const parseRunReset = /* @__PURE__ */ parser(safeParseRunReset);
+export const safeParseRunUnauthorized = /* @__PURE__ */ safeParser(
   'RunUnauthorized',
   RunUnauthorizedSchema,
 );
-export const [parseRunEventRef, safeParseRunEventRef] = parsers('RunEventRef', RunEventRefSchema);
-export const [parseAssistantAppendEvent, safeParseAssistantAppendEvent] = parsers(
+export const parseRunUnauthorized = /* @__PURE__ */ parser(safeParseRunUnauthorized);
+export const safeParseRunEventRef = /* @__PURE__ */ safeParser('RunEventRef', RunEventRefSchema);
+export const parseRunEventRef = /* @__PURE__ */ parser(safeParseRunEventRef);
+export const safeParseAssistantAppendEvent = /* @__PURE__ */ safeParser(
   'AssistantAppendEvent',
   AssistantAppendEventSchema,
 );
-export const [parseRunOperationsPage, safeParseRunOperationsPage] = parsers(
+export const parseAssistantAppendEvent = /* @__PURE__ */ parser(safeParseAssistantAppendEvent);
+export const safeParseRunOperationsPage = /* @__PURE__ */ safeParser(
   'RunOperationsPage',
   RunOperationsPageSchema,
 );
+export const parseRunOperationsPage = /* @__PURE__ */ parser(safeParseRunOperationsPage);

@@ -1,9 +1,9 @@
 /**
- * The default look of the status components, keyed on their data attributes. The components
- * insert it themselves (React 19 deduplicates the `<style>` by its `href`) unless `unstyled`;
- * an app that styles its own can start from this string or ignore it. No CSS framework.
+ * The default look of the status components (`RunStatus`, `OperationIndicator`), keyed on their
+ * data attributes. The components insert it themselves (React 19 deduplicates the `<style>` by
+ * its `href`) unless `unstyled`.
  */
-export const runlightCss = `[data-runlight='status']{display:inline-flex;align-items:center;gap:.5em;font-variant-numeric:tabular-nums}
+export const runlightStatusCss = `[data-runlight='status']{display:inline-flex;align-items:center;gap:.5em;font-variant-numeric:tabular-nums}
 [data-runlight='status'] [data-runlight-part='detail'],[data-runlight='status'] [data-runlight-part='elapsed']{opacity:.75}
 [data-runlight='indicator']{display:inline-block;box-sizing:border-box;flex:none;width:.6em;height:.6em;border-radius:50%;background:currentColor;vertical-align:middle}
 [data-runlight='indicator'][data-busy]{width:.8em;height:.8em;background:transparent;border:2px solid currentColor;border-right-color:transparent;animation:runlight-spin .8s linear infinite}
@@ -12,8 +12,13 @@ export const runlightCss = `[data-runlight='status']{display:inline-flex;align-i
 [data-runlight='indicator'][data-activity='awaiting-approval'],[data-runlight='indicator'][data-activity='stalled']{color:#b45309}
 [data-runlight='indicator'][data-activity='queued'],[data-runlight='indicator'][data-activity='cancelled']{color:#6b7280}
 @keyframes runlight-spin{to{transform:rotate(1turn)}}
-@media (prefers-reduced-motion:reduce){[data-runlight='indicator'][data-busy]{animation:none;border-right-color:currentColor;opacity:.6}}
-[data-runlight='timeline'] [data-runlight-part='scroller']{max-height:var(--rl-max-height,28em);overflow:auto}
+@media (prefers-reduced-motion:reduce){[data-runlight='indicator'][data-busy]{animation:none;border-right-color:currentColor;opacity:.6}}`;
+
+/**
+ * The default look of `RunTimeline`, inserted by the timeline only: a page that renders just a
+ * status carries none of it.
+ */
+export const runlightTimelineCss = `[data-runlight='timeline'] [data-runlight-part='scroller']{max-height:var(--rl-max-height,28em);overflow:auto}
 [data-runlight='timeline'] table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:.85em}
 [data-runlight='timeline'] thead :is(th,td){position:sticky;top:0;z-index:1;background:Canvas}
 [data-runlight='timeline'] caption{text-align:start;font-weight:600;padding-bottom:.4em}
@@ -29,3 +34,9 @@ export const runlightCss = `[data-runlight='status']{display:inline-flex;align-i
 [data-runlight='timeline'] tr[data-phase='failed'] [data-runlight-part='bar']>span{outline:2px solid #dc2626}
 [data-runlight='timeline'] tr[data-in-flight] [data-runlight-part='bar']>span:last-child{animation:runlight-pulse 1s ease-in-out infinite alternate}
 @keyframes runlight-pulse{from{opacity:1}to{opacity:.55}}`;
+
+/**
+ * Every component's default look in one string: an app that styles its own can start from it
+ * or ignore it. No CSS framework.
+ */
+export const runlightCss = `${runlightStatusCss}\n${runlightTimelineCss}`;

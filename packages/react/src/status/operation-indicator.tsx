@@ -1,5 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
-import { runlightCss } from '../provider/runlight-css';
+import { runlightStatusCss } from '../provider/runlight-css';
 import { type RunStatusLabelsInput, statusText } from './run-status-labels';
 import { useRunStatus } from './use-run-status';
 
@@ -44,8 +44,9 @@ export function OperationIndicator({
 }
 
 /**
- * The default styles, once per document (React 19 hoists and deduplicates by `href`). For
- * headless components that want the default look of the data attributes.
+ * The default styles of the status components, once per document (React 19 hoists and
+ * deduplicates by `href`; `RunTimeline` adds its own). For headless components that want the
+ * default look of the data attributes.
  *
  * @example
  * <RunStatus runId={runId}>{(activity) => <MyLine kind={activity.kind} />}</RunStatus>
@@ -54,7 +55,7 @@ export function OperationIndicator({
 export function RunlightStyle() {
   return (
     <style href="runlight-status" precedence="default">
-      {runlightCss}
+      {runlightStatusCss}
     </style>
   );
 }

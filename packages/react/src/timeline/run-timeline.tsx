@@ -3,6 +3,7 @@ import { formatElapsed } from '../elapsed/format-elapsed';
 import { useElapsed } from '../elapsed/use-elapsed';
 import { useRunActivity } from '../hooks/use-run-activity';
 import { useRunHistory } from '../hooks/use-run-history';
+import { runlightTimelineCss } from '../provider/runlight-css';
 import { renderAsChild } from '../status/as-child';
 import { RunlightStyle } from '../status/operation-indicator';
 import { type RunStatusLabelsInput, resolveRunStatusLabels } from '../status/run-status-labels';
@@ -86,7 +87,14 @@ export function RunTimeline({
     'data-status': history.status,
     style: { ...rest.style, '--rl-total': totalMs } as HTMLAttributes<HTMLElement>['style'],
   };
-  const style = unstyled ? null : <RunlightStyle />;
+  const style = unstyled ? null : (
+    <>
+      <RunlightStyle />
+      <style href="runlight-timeline" precedence="default">
+        {runlightTimelineCss}
+      </style>
+    </>
+  );
   const link = traceUrl ? <TraceLink runId={runId} template={traceUrl} label={traceLabel} /> : null;
   if (typeof children === 'function') {
     return (

@@ -58,7 +58,9 @@ const bar = (part: string, startMs: number, lengthMs: number) => (
  * One operation. Memoised on its span object (`buildRunTimeline` keeps the object of an
  * unchanged operation) and its words, so a live event or a tick re-renders the changed row only.
  */
-export const SpanRow = memo(function SpanRow({
+// `@__PURE__`: a page that never renders the timeline drops it and the virtualizer
+// (scripts/consumers/bundle-size).
+export const SpanRow = /* @__PURE__ */ memo(function SpanRow({
   span,
   liveMs,
   liveRequestMs = null,
@@ -145,7 +147,7 @@ export function LiveGapRow({
  * The time between two operations: tools, approvals, other work — or the wait before a retry,
  * with the request's time since its first attempt. Memoised like `SpanRow`.
  */
-export const GapRow = memo(function GapRow({
+export const GapRow = /* @__PURE__ */ memo(function GapRow({
   gap,
   liveMs = null,
   liveRequestMs = null,

@@ -67,7 +67,9 @@ function Spacer({ height }: { height: number }) {
  *
  * Memoised: a clock tick re-renders the scale and the running row, not the table.
  */
-export const TimelineTable = memo(function TimelineTable({
+// `@__PURE__`: a page that never renders the timeline drops it and the virtualizer
+// (scripts/consumers/bundle-size).
+export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
   model,
   runId,
   format,
