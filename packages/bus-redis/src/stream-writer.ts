@@ -30,7 +30,11 @@ export class StreamWriter {
   /** Runs executing here: when their stream's expiry was last set. */
   readonly #active = new Map<string, number>();
   #last: Promise<unknown> = Promise.resolve();
-  readonly #report = (error: unknown) => this.#options.onError(error);
+  readonly #report = (error: unknown) => {
+    // Redis may have restarted empty: set each stream's expiry again with its next entry.
+    this.#active.clear();
+    this.#options.onError(error);
+  };
 
   constructor(options: StreamWriterOptions) {
     this.#options = options;

@@ -86,5 +86,9 @@ export async function startOwnRedis() {
     await exited;
   };
   await start();
-  return { url, port, start, stop, restart: async () => (await stop(), start()) };
+  const restart = async () => {
+    await stop();
+    await start();
+  };
+  return { url, port, start, stop, restart };
 }
