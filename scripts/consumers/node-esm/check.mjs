@@ -7,6 +7,7 @@ import * as protocol from '@runlight/protocol';
 import * as reactServer from '@runlight/react/server';
 import * as runtime from '@runlight/runtime';
 import * as testing from '@runlight/runtime/testing';
+import * as busRedis from '@runlight/bus-redis';
 import * as storePostgres from '@runlight/store-postgres';
 import { Hono } from 'hono';
 
@@ -20,6 +21,7 @@ for (const [name, module, names] of [
   ['@runlight/runtime/testing', testing, ['scriptedModel', 'withLatency']],
   ['@runlight/client', client, ['createRunlightClient', 'mergeSnapshot', 'applyEvent']],
   ['@runlight/store-postgres', storePostgres, ['createPostgresDriver', 'migrate']],
+  ['@runlight/bus-redis', busRedis, ['createRedisEventBus', 'RedisBusTimeoutError']],
   ['@runlight/react/server', reactServer, ['prefetchRun', 'runQueryKey', 'runQueryOptions']],
 ]) {
   for (const exported of names) assert.ok(exported in module, `${name} exports ${exported}`);
