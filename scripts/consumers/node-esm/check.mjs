@@ -2,12 +2,12 @@
 // imports; a runtime on the memory store serves a run over node:http; the client follows it.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import * as busRedis from '@runlight/bus-redis';
 import * as client from '@runlight/client';
 import * as protocol from '@runlight/protocol';
 import * as reactServer from '@runlight/react/server';
 import * as runtime from '@runlight/runtime';
 import * as testing from '@runlight/runtime/testing';
-import * as busRedis from '@runlight/bus-redis';
 import * as storePostgres from '@runlight/store-postgres';
 import { Hono } from 'hono';
 
