@@ -230,8 +230,9 @@ class RedisEventBusImpl implements RedisEventBus {
       if ('error' in message) this.#onError(message.error);
       else if (message.instanceId === this.instanceId)
         continue; // delivered when published
-      else if (message.kind === 'delta') this.#delivery.remoteDelta(message.event);
-      else this.#delivery.remotePointer(message.pointer);
+      else if (message.kind === 'deltas') {
+        for (const event of message.events) this.#delivery.remoteDelta(event);
+      } else this.#delivery.remotePointer(message.pointer);
     }
   }
 

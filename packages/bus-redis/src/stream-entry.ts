@@ -1,7 +1,6 @@
 import {
   type DurableRunEvent,
   type RunDeltaEvent,
-  type RunEvent,
   type RunStatusChange,
   safeParseRunEvent,
 } from '@runlight/protocol';
@@ -17,19 +16,25 @@ export interface DurablePointer {
 
 /** One entry of a run's stream, as read back: the sender and what it carries. */
 export type StreamMessage =
-  | { instanceId: string; kind: 'delta'; event: RunDeltaEvent }
+  | { instanceId: string; kind: 'deltas'; events: RunDeltaEvent[] }
   | { instanceId: string; kind: 'durable'; pointer: DurablePointer };
 
+/** The JSON of a delta in an entry: the run id left out (the stream names the run). */
+function deltaJson(event: RunDeltaEvent): string {
+  const { runId: _runId, ...rest } = event;
+  return JSON.stringify(rest);
+}
+
 /**
- * The field-value pairs of one stream entry: `i` the sending process, then `d` a live delta
- * (its JSON, the run id left out: the stream names the run) or `p` a durable pointer
- * (`{"r":revision,"t":type,"c":change}`).
+ * The field-value pairs of one stream entry: `i` the sending process, then `d` live deltas of
+ * the run, in order (a JSON array; consecutive deltas published in one event-loop turn share an
+ * entry) or `p` a durable pointer (`{"r":revision,"t":type,"c":change}`).
  */
-export function encodeEntry(instanceId: string, event: RunEvent): string[] {
-  if (event.type === 'run-delta') {
-    const { runId: _runId, ...rest } = event;
-    return ['i', instanceId, 'd', JSON.stringify(rest)];
-  }
+export function encodeDeltas(instanceId: string, events: readonly RunDeltaEvent[]): string[] {
+  return ['i', instanceId, 'd', `[${events.map(deltaJson).join(',')}]`];
+}
+
+export function encodePointer(instanceId: string, event: DurableRunEvent): string[] {
   const pointer: { r: number; t: string; c?: string } = { r: event.revision, t: event.type };
   if (event.type === 'run-status') pointer.c = event.change;
   return ['i', instanceId, 'p', JSON.stringify(pointer)];
@@ -71,15 +76,21 @@ export function decodeEntry(
   } catch {
     return { error: new TypeError(`an entry of run ${runId}'s stream is not JSON`) };
   }
+  if (delta !== undefined) {
+    if (!Array.isArray(value)) {
+      return { error: new TypeError(`a delta entry of run ${runId}'s stream is not a list`) };
+    }
+    const events: RunDeltaEvent[] = [];
+    for (const item of value) {
+      const parsed = isObject(item) ? safeParseRunEvent({ ...item, runId }) : null;
+      if (parsed?.success && parsed.data.type === 'run-delta') events.push(parsed.data);
+      else
+        return { error: parsed?.success === false ? parsed.error : new TypeError('not a delta') };
+    }
+    return { instanceId, kind: 'deltas', events };
+  }
   if (!isObject(value)) {
     return { error: new TypeError(`an entry of run ${runId}'s stream has an unknown shape`) };
-  }
-  if (delta !== undefined) {
-    const parsed = safeParseRunEvent({ ...value, runId });
-    if (parsed.success && parsed.data.type === 'run-delta') {
-      return { instanceId, kind: 'delta', event: parsed.data };
-    }
-    return { error: parsed.success ? new TypeError('a delta entry holds no delta') : parsed.error };
   }
   const { r, t, c } = value;
   if (!Number.isInteger(r) || (r as number) < 1 || typeof t !== 'string' || !DURABLE_TYPES.has(t)) {
