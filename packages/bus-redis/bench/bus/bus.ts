@@ -52,6 +52,13 @@ interface Child {
   tell(message: ToChild): void;
 }
 
+/** Sends `message` and resolves with the child's reply of type `reply`. */
+function ask<T>(child: Child, message: ToChild, reply: string): Promise<T> {
+  const answer = child.next<T>(reply);
+  child.tell(message);
+  return answer;
+}
+
 function spawnChild(config: ChildConfig): Promise<Child> {
   const child = fork(CHILD, [JSON.stringify(config)], {
     execArgv: [
@@ -105,36 +112,30 @@ async function measureBus(name: string, bus: BusKind, serverCpu: ServerCpu): Pro
   let failures = 0;
   try {
     // Warm-up (JIT, connections, buffers): 2 s at 2,000 deltas/s, not measured.
-    runner.tell({ type: 'publish', rate: 2_000, durationMs: 2_000 });
-    await runner.next('published');
+    await ask(runner, { type: 'publish', rate: 2_000, durationMs: 2_000 }, 'published');
     await new Promise((resolve) => setTimeout(resolve, 500));
     console.log(`\n${name}`);
     console.log(
       'target/s  published/s  delivered  p50 ms  p99 ms  client CPU ms/1k  server CPU ms/1k',
     );
     for (const rate of rates) {
-      await Promise.all(
-        gateways.map((gateway) => (gateway.tell({ type: 'measure' }), gateway.next('measuring'))),
-      );
+      await Promise.all(gateways.map((gateway) => ask(gateway, { type: 'measure' }, 'measuring')));
       const serverBefore = await serverCpu.read();
-      runner.tell({ type: 'publish', rate, durationMs: stepMs });
-      const published = await runner.next<RunnerReport>('published');
+      const published = await ask<RunnerReport>(
+        runner,
+        { type: 'publish', rate, durationMs: stepMs },
+        'published',
+      );
       // Let the gateways drain (at most 5 s): what is late shows in p99, what never came in `delivered`.
       for (let waited = 0; waited <= 5_000; waited += 100) {
         const counts = await Promise.all(
-          gateways.map((gateway) => {
-            gateway.tell({ type: 'count' });
-            return gateway.next<GatewayCount>('counted');
-          }),
+          gateways.map((gateway) => ask<GatewayCount>(gateway, { type: 'count' }, 'counted')),
         );
         if (counts.every((count) => count.received >= published.published)) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const reports = await Promise.all(
-        gateways.map((gateway) => {
-          gateway.tell({ type: 'report' });
-          return gateway.next<GatewayReport>('received');
-        }),
+        gateways.map((gateway) => ask<GatewayReport>(gateway, { type: 'report' }, 'received')),
       );
       const serverMs = (await serverCpu.read()) - serverBefore;
       // The slower gateway's figures.
