@@ -16,6 +16,12 @@ export interface StreamReaderOptions {
   timeoutMs: number;
   /** Entries read per stream and reply. */
   count: number;
+  /**
+   * After a reply with entries (none of its streams full), how long to wait before the next
+   * read: entries arriving meanwhile come in one reply, so a busy process makes a few hundred
+   * reads a second, not one per entry. 0: read again at once.
+   */
+  readIntervalMs: number;
   onEntries(key: string, entries: readonly StreamEntry[]): void;
   onError(error: unknown): void;
   /** A reply came back after a loss: what was published meanwhile may be missing. */
@@ -145,7 +151,14 @@ export class StreamReader {
           this.#setHealth('live');
           this.#options.onHearingAgain();
         }
-        for (const [key, entries] of reply ?? []) this.#take(key, entries);
+        let full = false;
+        for (const [key, entries] of reply ?? []) {
+          this.#take(key, entries);
+          full ||= entries.length >= count;
+        }
+        if (reply !== null && !full && this.#options.readIntervalMs > 0) {
+          await this.#sleep(this.#options.readIntervalMs);
+        }
       } catch (error) {
         if (this.#closed) return;
         this.#lost(error);
