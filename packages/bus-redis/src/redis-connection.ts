@@ -8,7 +8,7 @@ export interface RedisConnection {
   onLoss(listener: (error: unknown) => void): void;
   /** Resolves once connected; retries until then (or `destroy`). */
   connect(): Promise<void>;
-  /** Sends what is queued, then closes. */
+  /** Sends what is queued, then closes; a connection that is not up is destroyed instead. */
   close(): Promise<void>;
   /** Closes at once; what is queued fails. */
   destroy(): void;
@@ -63,7 +63,8 @@ export function openRedisConnection(options: RedisConnectionOptions): RedisConne
       await client.connect();
     },
     async close() {
-      if (client.isOpen) await client.close();
+      if (client.isReady) await client.close();
+      else if (client.isOpen) client.destroy();
     },
     destroy() {
       if (client.isOpen) client.destroy();

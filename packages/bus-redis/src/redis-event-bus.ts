@@ -7,6 +7,7 @@ import type {
   RunEventSourceHealth,
 } from '@runlight/runtime';
 import type { RedisClientOptions } from 'redis';
+import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { openRedisConnection, type RedisConnection } from './redis-connection';
 import { RunDelivery } from './run-delivery';
 import { decodeEntry } from './stream-entry';
@@ -68,7 +69,10 @@ export interface RedisEventBus extends RunEventBus {
   /** `deaf` from a loss of the reading connection until a read succeeds again. */
   health(): RunEventSourceHealth;
   onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void;
-  /** Sends what is pending, then ends both connections. */
+  /**
+   * Sends what is pending (what Redis does not take within `livenessTimeoutMs` is dropped and
+   * reported), then ends both connections.
+   */
   close(): Promise<void>;
 }
 
@@ -118,8 +122,10 @@ class RedisEventBusImpl implements RedisEventBus {
   /** Runs someone here listens to: their streams are read. */
   readonly #followed = new Set<string>();
   #closed = false;
+  readonly #closeTimeoutMs: number;
 
   constructor(options: RedisEventBusOptions) {
+    this.#closeTimeoutMs = options.livenessTimeoutMs ?? 5_000;
     this.instanceId = options.instanceId ?? randomUUID();
     this.#prefix = `${options.keyPrefix ?? 'runlight:'}run:`;
     this.#wakeKey = `${options.keyPrefix ?? 'runlight:'}wake:${this.instanceId}`;
@@ -222,7 +228,17 @@ class RedisEventBusImpl implements RedisEventBus {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    await this.flushed();
+    // What Redis cannot take within the liveness timeout (it is down) is dropped, reported.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.#closeTimeoutMs);
+    });
+    if ((await Promise.race([this.flushed(), late])) === 'late') {
+      this.#onError(
+        new RedisBusTimeoutError('sending what was published before close', this.#closeTimeoutMs),
+      );
+    }
+    clearTimeout(timer);
     this.#closed = true;
     await this.#reader.close();
     await this.#delivery.settled();

@@ -97,6 +97,16 @@ describe.runIf(postgresUnavailable === null)(
       expect(b.errors.length).toBeGreaterThan(0);
     });
 
+    it('closes while Redis is down: what it could not send is reported, not waited on forever', async () => {
+      const a = await openBus('rl-runner');
+      const run = await startRun(database.store);
+      await redis.stop();
+      a.publish(delta(run.runId, 0, 1));
+      await a.close();
+      expect(a.errors.some((error) => String(error).includes('before close'))).toBe(true);
+      await redis.start();
+    });
+
     it('keeps a watcher on the gateway gap-free through a Redis restart mid-run', async () => {
       const runnerBus = await openBus('rl-runner');
       const gatewayBus = await openBus('rl-gateway');
