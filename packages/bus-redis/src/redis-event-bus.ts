@@ -7,6 +7,7 @@ import type {
   RunEventSourceHealth,
 } from '@runlight/runtime';
 import type { RedisClientOptions } from 'redis';
+import { DurableReader } from './durable-reader';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { openRedisConnection, type RedisConnection } from './redis-connection';
 import { RunDelivery } from './run-delivery';
@@ -76,8 +77,6 @@ export interface RedisEventBus extends RunEventBus {
   close(): Promise<void>;
 }
 
-const LAST_REVISION = 2 ** 31 - 1;
-
 /**
  * Run events across processes through Redis Streams, so an SSE client on gateway B follows a
  * run executing on runner A — without every token crossing the database.
@@ -113,6 +112,7 @@ class RedisEventBusImpl implements RedisEventBus {
   readonly #prefix: string;
   readonly #onError: (error: unknown) => void;
   readonly #delivery: RunDelivery;
+  readonly #durable: DurableReader;
   readonly #sending: RedisConnection;
   readonly #writer: StreamWriter;
   readonly #reader: StreamReader;
@@ -131,10 +131,11 @@ class RedisEventBusImpl implements RedisEventBus {
     this.#wakeKey = `${options.keyPrefix ?? 'runlight:'}wake:${this.instanceId}`;
     this.#onError = options.onError ?? (() => {});
     const { store } = options;
-    this.#delivery = new RunDelivery(async (runId, after, upTo) => {
-      const events = await store.readEvents(runId, { afterRevision: after });
-      return upTo >= LAST_REVISION ? events : events.filter((event) => event.revision <= upTo);
-    }, this.#onError);
+    this.#durable = new DurableReader(store);
+    this.#delivery = new RunDelivery(
+      (runId, after, upTo) => this.#durable.read(runId, after, upTo),
+      this.#onError,
+    );
     const connection = (offlineQueue: boolean) =>
       openRedisConnection({
         url: options.url,
@@ -195,6 +196,7 @@ class RedisEventBusImpl implements RedisEventBus {
       unsubscribe();
       if (this.#delivery.listenerCount(runId) > 0 || !this.#followed.delete(runId)) return;
       this.#reader.unfollow(this.#prefix + runId);
+      this.#durable.forget(runId);
       // Read again from the stream's start when followed again: nothing to keep meanwhile.
       if (!this.#local.has(runId)) this.#delivery.endRun(runId);
     };
@@ -206,6 +208,7 @@ class RedisEventBusImpl implements RedisEventBus {
 
   endRun(runId: string): void {
     this.#local.delete(runId);
+    if (!this.#followed.has(runId)) this.#durable.forget(runId);
     this.#delivery.endRun(runId);
     if (!this.#closed) this.#writer.end(runId);
   }
