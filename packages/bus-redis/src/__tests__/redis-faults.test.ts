@@ -6,14 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createRedisEventBus, type RedisEventBus } from '../index';
 import { delta, follow, startRun } from './bus-fixtures';
 import { openPostgresStore, postgresUnavailable } from './postgres-store';
-import { adminClient, freshPrefix, startOwnRedis } from './redis-test-server';
+import { adminClient, freshPrefix, ownRedisUnavailable, startOwnRedis } from './redis-test-server';
 import { followRun, gapsOf } from './sse-follower';
 
 /** Short liveness windows: a loss is noticed within a second. */
 const QUICK = { livenessIntervalMs: 200, livenessTimeoutMs: 500 };
 
-describe.runIf(postgresUnavailable === null)(
-  'the Redis event bus across Redis faults (a redis-server of its own)',
+describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
+  `the Redis event bus across Redis faults (a redis-server of its own${ownRedisUnavailable ? `; not run: ${ownRedisUnavailable}` : ''})`,
   () => {
     let database: Awaited<ReturnType<typeof openPostgresStore>>;
     let redis: Awaited<ReturnType<typeof startOwnRedis>>;

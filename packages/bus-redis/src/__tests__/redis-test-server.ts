@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { createClient } from 'redis';
@@ -52,6 +52,11 @@ export async function adminClient(url = REDIS_URL) {
     close: () => client.close(),
   };
 }
+
+/** Why the restart faults do not run (no `redis-server` to start), or null. */
+export const ownRedisUnavailable: string | null =
+  spawnSync('redis-server', ['--version']).status === 0 ? null : 'no redis-server on PATH';
+if (ownRedisUnavailable) console.warn(`Redis fault tests not run: ${ownRedisUnavailable}`);
 
 async function freePort(): Promise<number> {
   const server = createServer();
