@@ -21,7 +21,7 @@ const ssr = {
 };
 
 /**
- * Fails the runtime (runner + HTTP) and PostgreSQL (store + deployment) suites on any
+ * Fails the runtime (runner + HTTP), PostgreSQL (store + deployment) and Redis bus suites on any
  * unhandled rejection or uncaught exception: in production either one ends the process.
  */
 const FAIL_ON_UNHANDLED = fileURLToPath(
@@ -63,6 +63,10 @@ export default defineConfig({
       project('react', './packages/react', { environment: 'jsdom' }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
       project('store-postgres', './packages/store-postgres', {
+        testTimeout: 120_000,
+        setupFiles: [FAIL_ON_UNHANDLED],
+      }),
+      project('bus-redis', './packages/bus-redis', {
         testTimeout: 120_000,
         setupFiles: [FAIL_ON_UNHANDLED],
       }),

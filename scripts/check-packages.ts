@@ -34,7 +34,15 @@ import { writeSnippets } from './snippets';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATES = join(ROOT, 'scripts', 'consumers');
-const PUBLISHED = ['protocol', 'runtime', 'client', 'react', 'store-postgres', 'ai-sdk'] as const;
+const PUBLISHED = [
+  'protocol',
+  'runtime',
+  'client',
+  'react',
+  'store-postgres',
+  'bus-redis',
+  'ai-sdk',
+] as const;
 const CHECKOUT = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
 const SCRATCH =
   process.env.RUNLIGHT_CONSUMER_DIR ?? join(tmpdir(), `runlight-consumer-${CHECKOUT}`);

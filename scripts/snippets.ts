@@ -32,6 +32,7 @@ export const SNIPPET_SOURCES = [
   'packages/react/README.md',
   'packages/ai-sdk/README.md',
   'packages/store-postgres/README.md',
+  'packages/bus-redis/README.md',
 ] as const;
 
 export interface Snippet {

@@ -2,6 +2,7 @@
 // imports; a runtime on the memory store serves a run over node:http; the client follows it.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import * as busRedis from '@runlight/bus-redis';
 import * as client from '@runlight/client';
 import * as protocol from '@runlight/protocol';
 import * as reactServer from '@runlight/react/server';
@@ -22,6 +23,7 @@ for (const [name, module, names] of [
   ['@runlight/runtime/otel', otel, ['createOtelTelemetry']],
   ['@runlight/client', client, ['createRunlightClient', 'mergeSnapshot', 'applyEvent']],
   ['@runlight/store-postgres', storePostgres, ['createPostgresDriver', 'migrate']],
+  ['@runlight/bus-redis', busRedis, ['createRedisEventBus', 'RedisBusTimeoutError']],
   ['@runlight/react/server', reactServer, ['prefetchRun', 'runQueryKey', 'runQueryOptions']],
 ]) {
   for (const exported of names) assert.ok(exported in module, `${name} exports ${exported}`);

@@ -1,0 +1,160 @@
+import type { RunEvent } from '@runlight/protocol';
+import { createAgentRuntime, type RunEventSourceHealth } from '@runlight/runtime';
+import { scriptedModel } from '@runlight/runtime/testing';
+import { startGateway } from '@runlight/store-postgres';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRedisEventBus, type RedisEventBus } from '../index';
+import { delta, follow, startRun } from './bus-fixtures';
+import { openPostgresStore, postgresUnavailable } from './postgres-store';
+import { adminClient, freshPrefix, ownRedisUnavailable, startOwnRedis } from './redis-test-server';
+import { followRun, gapsOf } from './sse-follower';
+
+/** Short liveness windows: a loss is noticed within a second. */
+const QUICK = { livenessIntervalMs: 200, livenessTimeoutMs: 500 };
+
+describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
+  `the Redis event bus across Redis faults (a redis-server of its own${ownRedisUnavailable ? `; not run: ${ownRedisUnavailable}` : ''})`,
+  () => {
+    let database: Awaited<ReturnType<typeof openPostgresStore>>;
+    let redis: Awaited<ReturnType<typeof startOwnRedis>>;
+    const prefix = freshPrefix();
+    const closing: (() => Promise<void>)[] = [];
+    beforeAll(async () => {
+      database = await openPostgresStore();
+      redis = await startOwnRedis();
+    });
+    afterEach(async () => {
+      for (const close of closing.splice(0).reverse()) await close();
+    });
+    afterAll(async () => {
+      await redis?.stop();
+      await database?.close();
+    });
+
+    const openBus = async (name: string) => {
+      const errors: unknown[] = [];
+      const healths: RunEventSourceHealth[] = [];
+      const bus = await createRedisEventBus({
+        url: redis.url,
+        clientOptions: { name },
+        store: database.store,
+        keyPrefix: prefix,
+        onError: (error) => errors.push(error),
+        ...QUICK,
+      });
+      bus.onHealthChange((health) => healths.push(health));
+      closing.push(() => bus.close());
+      return Object.assign(bus, { errors, healths }) as RedisEventBus & {
+        errors: unknown[];
+        healths: RunEventSourceHealth[];
+      };
+    };
+
+    it('resumes a killed reading connection from the last entry id it read: no delta is lost', async () => {
+      const a = await openBus('rl-runner');
+      const b = await openBus('rl-gateway');
+      const run = await startRun(database.store);
+      const onB = follow(b, run.runId);
+      for (let seq = 1; seq <= 50; seq++) a.publish(delta(run.runId, 0, seq));
+      await vi.waitFor(() => expect(onB.seen).toHaveLength(50));
+      const admin = await adminClient(redis.url);
+      try {
+        // Every connection of the gateway's bus, as a proxy's idle timeout or a failover ends them.
+        const clients = String(await admin.client.sendCommand(['CLIENT', 'LIST']));
+        const ids = [...clients.matchAll(/id=(\d+) [^\n]* name=rl-gateway /g)].map((m) => m[1]!);
+        expect(ids).toHaveLength(2);
+        for (const id of ids) await admin.client.sendCommand(['CLIENT', 'KILL', 'ID', id]);
+      } finally {
+        await admin.close();
+      }
+      // Published while B reconnects: B reads them from its stream, after the last id it read.
+      for (let seq = 51; seq <= 150; seq++) a.publish(delta(run.runId, 0, seq));
+      const labels = Array.from({ length: 150 }, (_, index) => `d0.${index + 1}`);
+      const deltasOnB = () => onB.seen.filter((seen) => seen.startsWith('d'));
+      await vi.waitFor(() => expect(deltasOnB()).toEqual(labels), { timeout: 10_000 });
+      // Hearing again, it read the run's durable events from the store (r1, r2): none missed.
+      expect(onB.seen.filter((seen) => seen.startsWith('r'))).toEqual(['r1', 'r2']);
+      await vi.waitFor(() => expect(b.health()).toBe('live'));
+      expect(b.errors.length).toBeGreaterThan(0); // each loss reported, none unhandled
+      expect(a.errors).toEqual([]);
+    });
+
+    it('is deaf while Redis is down and reads what it missed from the store once it hears again', async () => {
+      const a = await openBus('rl-runner');
+      const b = await openBus('rl-gateway');
+      const run = await startRun(database.store);
+      const onB = follow(b, run.runId);
+      a.publish(await run.operation());
+      await vi.waitFor(() => expect(onB.seen).toEqual(['r3']));
+      await redis.stop();
+      await vi.waitFor(() => expect(b.health()).toBe('deaf'), { timeout: 5_000 });
+      // Committed while Redis is down and never published: only the store holds it.
+      await run.operation();
+      await redis.start();
+      await vi.waitFor(() => expect(b.health()).toBe('live'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(onB.seen).toEqual(['r3', 'r4']));
+      expect(b.healths).toEqual(['deaf', 'live']);
+      expect(b.errors.length).toBeGreaterThan(0);
+    });
+
+    it('closes while Redis is down: what it could not send is reported, not waited on forever', async () => {
+      const a = await openBus('rl-runner');
+      const run = await startRun(database.store);
+      await redis.stop();
+      a.publish(delta(run.runId, 0, 1));
+      await a.close();
+      expect(a.errors.some((error) => String(error).includes('before close'))).toBe(true);
+      await redis.start();
+    });
+
+    it('keeps a watcher on the gateway gap-free through a Redis restart mid-run', async () => {
+      const runnerBus = await openBus('rl-runner');
+      const gatewayBus = await openBus('rl-gateway');
+      const runner = createAgentRuntime({
+        store: database.store,
+        events: runnerBus,
+        owner: 'runner-a',
+      });
+      closing.push(() => runner.close());
+      const gateway = await startGateway({
+        store: database.store,
+        bus: gatewayBus,
+        exposeInternals: true,
+        authorize: 'public',
+      });
+      closing.push(() => gateway.close());
+      const runId = `redis-restart-${prefix}`;
+      await database.store.createRun({ runId });
+      const published: RunEvent[] = [];
+      runner.subscribe(runId, (event) => published.push(event));
+      const watcher = followRun(gateway.origin, runId);
+      const text = Array.from({ length: 300 }, (_, index) => `w${index % 89} `);
+      const done = runner.startRun({
+        runId,
+        model: scriptedModel([{ firstTokenMs: 20, tokenMs: 10, text }]),
+        messages: [{ role: 'user', content: 'Go' }],
+      }).done;
+      await vi.waitFor(
+        () =>
+          expect(published.filter((event) => event.type === 'run-delta').length).toBeGreaterThan(
+            40,
+          ),
+        { timeout: 20_000, interval: 10 },
+      );
+      await redis.restart();
+      const run = await done;
+      expect(run.status).toBe('completed');
+      const followed = await watcher;
+      // Every durable event arrived in order, or a reset reloaded past it: no gap.
+      expect(gapsOf(followed)).toEqual([]);
+      expect(followed.durable.at(-1)).toEqual((await database.store.readEvents(runId)).at(-1));
+      const snapshot = await database.store.getSnapshot(runId);
+      expect(snapshot.assistant?.message.parts).toContainEqual(
+        expect.objectContaining({ type: 'text', text: text.join('') }),
+      );
+      expect(gatewayBus.healths).toContain('deaf');
+      expect(gatewayBus.health()).toBe('live');
+      expect(gatewayBus.errors.length).toBeGreaterThan(0);
+    });
+  },
+);

@@ -1,0 +1,22 @@
+import { RunlightError } from '@runlight/runtime';
+
+/**
+ * The bus's reading connection did not answer in time — a blocking read past its deadline, or
+ * connecting (a hung server, a half-open socket, a stalled proxy). The bus reports it to
+ * `onError`, gives the connection up and reads again on a new one.
+ */
+export class RedisBusTimeoutError extends RunlightError {
+  readonly kind = 'redis-bus-timeout';
+  override readonly name = 'RedisBusTimeoutError';
+
+  constructor(
+    readonly what: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`The Redis event bus: ${what} took longer than ${timeoutMs} ms`);
+  }
+
+  static isInstance(error: unknown): error is RedisBusTimeoutError {
+    return RunlightError.isRunlightError(error) && error.kind === 'redis-bus-timeout';
+  }
+}

@@ -1,0 +1,247 @@
+import type { RunEventSourceHealth } from '@runlight/runtime';
+import { RedisBusTimeoutError } from './redis-bus-timeout-error';
+import type { RedisConnection } from './redis-connection';
+
+/** One entry of an `XREAD` reply: its id and its flat field-value pairs. */
+export type StreamEntry = [id: string, fields: string[]];
+
+export interface StreamReaderOptions {
+  /** The reader's own connection, not connected yet: a blocking `XREAD` holds it. */
+  createConnection(): RedisConnection;
+  /** This reader's wake-up stream: an entry there makes a blocked `XREAD` return. */
+  wakeKey: string;
+  /** How long one `XREAD` blocks: every reply, even an empty one, proves the connection hears. */
+  blockMs: number;
+  /** How much longer than `blockMs` a reply may take before the connection counts as lost. */
+  timeoutMs: number;
+  /** Entries read per stream and reply. */
+  count: number;
+  /**
+   * After a reply with entries (none of its streams full), how long to wait before the next
+   * read: entries arriving meanwhile come in one reply, so a busy process makes a few hundred
+   * reads a second, not one per entry. 0: read again at once.
+   */
+  readIntervalMs: number;
+  onEntries(key: string, entries: readonly StreamEntry[]): void;
+  onError(error: unknown): void;
+  /** A reply came back after a loss: what was published meanwhile may be missing. */
+  onHearingAgain(): void;
+}
+
+const FIRST_RETRY_MS = 50;
+const MAX_RETRY_MS = 5_000;
+
+/**
+ * The fan-in of one process: a single `XREAD BLOCK` over the streams of every run followed
+ * here, each from the id of the last entry read (catch-up by entry id after any pause), plus
+ * the reader's wake-up stream, written to when a run starts being followed so the next read
+ * names it.
+ *
+ * Liveness: a reply (entries, or none after `blockMs`) must come within `blockMs + timeoutMs`.
+ * A socket error, a failed read or a late reply makes `health` `deaf` (reported to `onError`);
+ * a late one also replaces the connection (a hung server, a half-open socket). Reads are
+ * retried with backoff, forever; the first reply after a loss makes it `live` and calls
+ * `onHearingAgain`.
+ */
+export class StreamReader {
+  readonly #options: StreamReaderOptions;
+  readonly #cursors = new Map<string, string>();
+  /** The wake-up stream is this reader's alone: from its start. */
+  #wakeId = '0-0';
+  #connection: RedisConnection | null = null;
+  #health: RunEventSourceHealth = 'live';
+  readonly #healthListeners = new Set<(health: RunEventSourceHealth) => void>();
+  #loop: Promise<void> | null = null;
+  #closed = false;
+  readonly #wakers = new Set<() => void>();
+
+  constructor(options: StreamReaderOptions) {
+    this.#options = options;
+  }
+
+  get health(): RunEventSourceHealth {
+    return this.#health;
+  }
+
+  onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void {
+    this.#healthListeners.add(listener);
+    return () => {
+      this.#healthListeners.delete(listener);
+    };
+  }
+
+  /** Connects (a failure is the caller's: no bus) and starts reading. */
+  async start(): Promise<void> {
+    const connection = this.#create();
+    try {
+      await this.#within(connection.connect(), this.#options.timeoutMs, 'connecting');
+    } catch (error) {
+      connection.destroy();
+      throw error;
+    }
+    this.#loop = this.#read();
+  }
+
+  /** Whether `key` is read. */
+  follows(key: string): boolean {
+    return this.#cursors.has(key);
+  }
+
+  /** Reads `key` from its first entry on; returns false when it was followed already. */
+  follow(key: string): boolean {
+    if (this.#cursors.has(key)) return false;
+    this.#cursors.set(key, '0-0');
+    return true;
+  }
+
+  unfollow(key: string): void {
+    this.#cursors.delete(key);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const wake of [...this.#wakers]) wake();
+    this.#connection?.destroy();
+    this.#connection = null;
+    await this.#loop;
+    this.#healthListeners.clear();
+  }
+
+  /** A new connection, current from now on (so `close` ends it, connected or not). */
+  #create(): RedisConnection {
+    const connection = this.#options.createConnection();
+    connection.onLoss((error) => {
+      if (this.#connection === connection) this.#lost(error);
+    });
+    this.#connection = connection;
+    return connection;
+  }
+
+  async #read(): Promise<void> {
+    const { blockMs, timeoutMs, count } = this.#options;
+    let delay = FIRST_RETRY_MS;
+    while (!this.#closed) {
+      const connection = this.#connection;
+      try {
+        if (connection === null) {
+          // Retries on its own (each failure an 'error': `onLoss`) until it connects or `close`.
+          await this.#create().connect();
+          continue;
+        }
+        const keys = [this.#options.wakeKey, ...this.#cursors.keys()];
+        const ids = [this.#wakeId, ...this.#cursors.values()];
+        const reply = await this.#within(
+          connection.command<[string, StreamEntry[]][] | null>([
+            'XREAD',
+            'COUNT',
+            String(count),
+            'BLOCK',
+            String(blockMs),
+            'STREAMS',
+            ...keys,
+            ...ids,
+          ]),
+          blockMs + timeoutMs,
+          'a blocking XREAD',
+        );
+        if (this.#closed) return;
+        delay = FIRST_RETRY_MS;
+        if (this.#health === 'deaf') {
+          this.#setHealth('live');
+          this.#options.onHearingAgain();
+        }
+        let full = false;
+        for (const [key, entries] of reply ?? []) {
+          this.#take(key, entries);
+          full ||= entries.length >= count;
+        }
+        if (reply !== null && !full && this.#options.readIntervalMs > 0) {
+          await this.#sleep(this.#options.readIntervalMs);
+        }
+      } catch (error) {
+        if (this.#closed) return;
+        this.#lost(error);
+        if (error instanceof RedisBusTimeoutError && this.#connection === connection) {
+          // A hung server or a half-open socket: this connection never answers again.
+          connection?.destroy();
+          this.#connection = null;
+        }
+        await this.#sleep(delay);
+        delay = Math.min(delay * 2, MAX_RETRY_MS);
+      }
+    }
+  }
+
+  #take(key: string, entries: readonly StreamEntry[]): void {
+    const last = entries.at(-1);
+    if (last === undefined) return;
+    if (key === this.#options.wakeKey) {
+      this.#wakeId = last[0];
+      return;
+    }
+    if (!this.#cursors.has(key)) return; // unfollowed meanwhile
+    this.#cursors.set(key, last[0]);
+    try {
+      this.#options.onEntries(key, entries);
+    } catch (error) {
+      this.#options.onError(error);
+    }
+  }
+
+  #lost(error: unknown): void {
+    if (this.#closed) return;
+    this.#options.onError(error);
+    this.#setHealth('deaf');
+  }
+
+  #setHealth(health: RunEventSourceHealth): void {
+    if (this.#health === health) return;
+    this.#health = health;
+    for (const listener of [...this.#healthListeners]) {
+      try {
+        listener(health);
+      } catch (error) {
+        this.#options.onError(error);
+      }
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.#timer(ms, resolve);
+    });
+  }
+
+  /** Calls `fire` after `ms`, or at once on `close`; returns the cancel. */
+  #timer(ms: number, fire: () => void): () => void {
+    const wake = () => {
+      clearTimeout(timer);
+      this.#wakers.delete(wake);
+      fire();
+    };
+    const timer = setTimeout(wake, ms);
+    this.#wakers.add(wake);
+    return () => {
+      clearTimeout(timer);
+      this.#wakers.delete(wake);
+    };
+  }
+
+  /** `work`, or a `RedisBusTimeoutError` after `ms` (at once when closed); `work` may go on. */
+  #within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const stop = this.#timer(ms, () => reject(new RedisBusTimeoutError(what, ms)));
+      work.then(
+        (value) => {
+          stop();
+          resolve(value);
+        },
+        (error: unknown) => {
+          stop();
+          reject(error);
+        },
+      );
+    });
+  }
+}
