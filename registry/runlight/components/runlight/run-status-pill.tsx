@@ -42,7 +42,14 @@ export function RunStatusPill({ runId, labels, className }: RunStatusPillProps) 
       )}
     >
       <StatusDot status={status} />
-      <span className={cx('font-medium', tone === 'danger' ? toneText.danger : 'text-foreground')}>
+      {/* During a retry wait the countdown says it all; the label is for screen readers. */}
+      <span
+        className={cx(
+          'font-medium',
+          tone === 'danger' ? toneText.danger : 'text-foreground',
+          status.retry !== undefined && 'sr-only',
+        )}
+      >
         {status.label}
       </span>
       {status.detail === undefined ? null : (
@@ -51,7 +58,7 @@ export function RunStatusPill({ runId, labels, className }: RunStatusPillProps) 
       {status.retry === undefined ? (
         <ElapsedText status={status} />
       ) : (
-        <CountdownText status={status} className="text-muted-foreground" />
+        <CountdownText status={status} className="font-medium text-foreground" />
       )}
     </div>
   );

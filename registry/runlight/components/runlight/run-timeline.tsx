@@ -58,7 +58,11 @@ export function RunTimeline({ runId, title = 'Run timeline', className }: RunTim
       </h3>
       {model.rows.length === 0 ? (
         <p className="text-muted-foreground">
-          {history.status === 'ready' ? 'No operations yet' : 'Loading…'}
+          {history.status === 'ready'
+            ? 'No operations yet'
+            : history.status === 'error'
+              ? 'The timeline could not be loaded'
+              : 'Loading…'}
         </p>
       ) : (
         // A scroll region is reachable by keyboard (Tab to it, then arrows), axe's
