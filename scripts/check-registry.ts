@@ -57,29 +57,6 @@ const APP_DEPENDENCIES: Record<string, string> = {
 
 const timings: [string, number][] = [];
 async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
-  /** The registry built, the packages packed, the scratch app created, every item added, built. */
-  async function buildAndInstall(): Promise<void> {
-    await step('shadcn build (registry/registry.json → registry-item JSON)', async () => {
-      await rm(BUILT, { recursive: true, force: true });
-      await sh(
-        join(ROOT, 'registry', 'node_modules', '.bin', 'shadcn'),
-        ['build', 'registry.json', '--output', BUILT],
-        join(ROOT, 'registry'),
-      );
-    });
-    const tarballs = await step('pnpm pack', pack);
-    await step(`scratch Next.js 16 + Tailwind 4 app in ${SCRATCH}`, () => createApp(tarballs));
-    const added = await step('shadcn add every item from the local files', addItems);
-    console.log(`  added ${added.join(', ')}`);
-    await step('next build', () =>
-      sh(
-        process.execPath,
-        [join(SCRATCH, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
-        SCRATCH,
-      ),
-    );
-  }
-
   const started = performance.now();
   process.stdout.write(`▸ ${name}\n`);
   try {
