@@ -93,6 +93,15 @@ export async function expectGallery(page: Page, axeSource: string): Promise<stri
       await page.waitForTimeout(100);
     }
   }
+  // The packaged RunStatus (no Tailwind) sits in every card and meets the same bar.
+  const packaged = await page.locator('[data-packaged] [data-runlight="status"]').count();
+  if (packaged !== Object.keys(EXPECTED).length) {
+    throw new Error(`${packaged} packaged RunStatus in ${Object.keys(EXPECTED).length} cards`);
+  }
+  const retryText = await page.locator('[data-state="retry"] [data-packaged]').textContent();
+  if (!/Retrying in \d+ s \(attempt 2 of 3\)/.test(retryText ?? '')) {
+    throw new Error(`the packaged RunStatus shows no retry countdown: ${retryText}`);
+  }
   const rows = await page.locator('[data-slot="runlight-run-list-row"]').count();
   if (rows !== 5) throw new Error(`the run list shows ${rows} rows, not 5`);
 

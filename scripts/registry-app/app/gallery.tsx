@@ -1,7 +1,12 @@
 'use client';
 
 import { createRunlightClient } from '@runlight/client';
-import { RunlightProvider, type RunStatusLabelsInput } from '@runlight/react';
+import {
+  RunTimeline as PackagedRunTimeline,
+  RunlightProvider,
+  RunStatus,
+  type RunStatusLabelsInput,
+} from '@runlight/react';
 import { QueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ApprovalCard } from '@/components/runlight/approval-card';
@@ -79,6 +84,10 @@ function Card({
         </span>
       </header>
       <RunStatusPill runId={state.id} {...(labels === undefined ? {} : { labels })} />
+      {/* The packaged component (no Tailwind, its own default styles) meets the same bar. */}
+      <div className="text-sm" data-packaged="">
+        <RunStatus runId={state.id} {...(labels === undefined ? {} : { labels })} />
+      </div>
       {children}
     </article>
   );
@@ -140,6 +149,9 @@ export function Gallery() {
           </Card>
           <Card state={of('completed')}>
             <RunTimeline runId="completed" title="Timeline" />
+            <div className="text-sm" data-packaged="">
+              <PackagedRunTimeline runId="completed" />
+            </div>
           </Card>
           <Card state={of('failed-provider')} />
           <Card state={of('failed-storage')} />
