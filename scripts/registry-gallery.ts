@@ -44,7 +44,7 @@ interface AxeResult {
     nodes: { target: string[]; failureSummary: string }[];
   }[];
   passes: { id: string; nodes: unknown[] }[];
-  incomplete: { id: string; nodes: unknown[] }[];
+  incomplete: { id: string; nodes: { target: string[]; any: { message: string }[] }[] }[];
 }
 
 /**
@@ -132,7 +132,10 @@ export async function expectGallery(page: Page, axeSource: string): Promise<stri
     throw new Error(`axe-core: ${result.violations.length} violations\n${lines.join('\n')}`);
   }
   const contrast = result.passes.find((rule) => rule.id === 'color-contrast')?.nodes.length ?? 0;
-  const unsure = result.incomplete.find((rule) => rule.id === 'color-contrast')?.nodes.length ?? 0;
+  const undecided = result.incomplete.find((rule) => rule.id === 'color-contrast')?.nodes ?? [];
+  const unsure = undecided
+    .map((node) => `${node.target.join(' ')} (${node.any[0]?.message ?? '?'})`)
+    .join('; ');
   if (contrast < 40) throw new Error(`axe checked the contrast of only ${contrast} elements`);
   // The check can fail: one status text at 2:1 is one violation.
   await page.addStyleTag({
@@ -147,7 +150,7 @@ export async function expectGallery(page: Page, axeSource: string): Promise<stri
   if (!control.violations.some((violation) => violation.id === 'color-contrast')) {
     throw new Error('axe-core did not catch a 2:1 text: the contrast check is not running');
   }
-  return `${Object.keys(EXPECTED).length} states, axe: 0 violations (${result.passes.length} rules passed; colour contrast checked on ${contrast} elements, ${unsure} undecided)`;
+  return `${Object.keys(EXPECTED).length} states, axe: 0 violations (${result.passes.length} rules passed; colour contrast checked on ${contrast} elements; undecided: ${unsure || 'none'})`;
 }
 
 /**
