@@ -9,6 +9,7 @@ import {
   type RuntimeLogEntry,
   writeNodeResponse,
 } from '@runlight/runtime';
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { createServer as createViteServer } from 'vite';
 import { guardApiRequest, isServerSource } from './api-guard';
@@ -48,6 +49,8 @@ export interface DemoServer {
 }
 
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The shadcn registry's sources: the playground shows what `shadcn add` installs. */
+const REGISTRY = fileURLToPath(new URL('../../../registry/runlight/', import.meta.url));
 const EVENTS_PATH = /^\/api\/runs\/([^/]+)\/events$/;
 /** Vite's default deny list plus the server's own sources (defence beside `isServerSource`). */
 const FS_DENY = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', `${APP_ROOT}server/**`];
@@ -154,10 +157,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
           configFile: false,
           root: APP_ROOT,
           appType: 'spa',
-          plugins: [react()],
-          // The workspace packages' sources (their `@runlight/source` export), no build step.
+          plugins: [react(), tailwindcss()],
+          // The workspace packages' sources (their `@runlight/source` export), no build step;
+          // the registry components under the paths `shadcn add` gives them in an app.
           resolve: {
             conditions: ['@runlight/source', 'module', 'browser', 'development|production'],
+            alias: {
+              '@/lib/runlight-ui': `${REGISTRY}lib/runlight-ui.tsx`,
+              '@/components/runlight': `${REGISTRY}components/runlight`,
+            },
           },
           logLevel: options.viteLogLevel ?? 'info',
           clearScreen: false,

@@ -5,6 +5,7 @@ import { AssistantMessage } from './assistant-message';
 import { demoApi } from './demo-api-client';
 import { EventLog } from './event-log';
 import { OperationTimeline } from './operation-timeline';
+import { RegistryStatus } from './registry-status';
 import { RunSummary } from './run-summary';
 import { ServerNotes } from './server-notes';
 import type { WireLog } from './wire-log';
@@ -34,6 +35,7 @@ export function RunPanel({ runId, wireLog, generation, onFreshClient }: RunPanel
   return (
     <div className="run-panel" data-testid="run-panel" data-run-id={runId}>
       <RunSummary runId={runId} generation={generation} />
+      <RegistryStatus runId={runId} />
       <div className="actions">
         <button
           type="button"

@@ -86,6 +86,16 @@ const BaseOperationSchema = z.strictObject({
   failureReason: z.optional(z.enum(MODEL_FAILURE_REASONS)),
   /** A failed model request: true when the SDK will try again (a next attempt follows). */
   willRetry: z.optional(z.boolean()),
+  /**
+   * A failed model request that will be retried: when the next attempt is due (server clock),
+   * from the provider's `retry-after-ms` / `retry-after` or the retry policy's backoff. A UI
+   * counts down to it; the next attempt's `started` record follows at or just after it.
+   */
+  retryAt: z.optional(TimestampSchema),
+  /** With `retryAt`: how many attempts the request may make in all (`maxRetries + 1`). */
+  maxAttempts: z.optional(
+    z.number().check(z.int('must be an integer'), z.minimum(2, 'must be 2 or more')),
+  ),
 });
 
 /**
@@ -115,7 +125,14 @@ function checkPhases(
       issue('requestStartedAt', 'is only allowed on an attempt after the first');
     }
   } else {
-    for (const field of ['attempt', 'requestStartedAt', 'failureReason', 'willRetry'] as const) {
+    for (const field of [
+      'attempt',
+      'requestStartedAt',
+      'failureReason',
+      'willRetry',
+      'retryAt',
+      'maxAttempts',
+    ] as const) {
       if (operation[field] !== undefined)
         issue(field, 'is only allowed on a model-request operation');
     }
@@ -149,6 +166,14 @@ function checkPhases(
     if (operation.failureReason !== undefined)
       issue('failureReason', 'is only allowed in phase failed');
     if (operation.willRetry !== undefined) issue('willRetry', 'is only allowed in phase failed');
+  }
+  for (const field of ['retryAt', 'maxAttempts'] as const) {
+    if (operation[field] !== undefined && operation.willRetry !== true) {
+      issue(field, 'is only allowed on a failed attempt that will be retried (willRetry: true)');
+    }
+  }
+  if (operation.maxAttempts !== undefined && operation.maxAttempts <= (operation.attempt ?? 1)) {
+    issue('maxAttempts', 'must be more than the attempt that will be retried');
   }
 }
 

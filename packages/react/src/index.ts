@@ -1,6 +1,7 @@
 'use client';
 
 export { formatElapsed } from './elapsed/format-elapsed';
+export { useCountdown } from './elapsed/use-countdown';
 export type { UseElapsedOptions } from './elapsed/use-elapsed';
 export { useElapsed } from './elapsed/use-elapsed';
 export { RunlightProviderMissingError } from './errors/runlight-provider-missing-error';
@@ -45,7 +46,7 @@ export {
 } from './status/run-status-labels';
 export type { RunStatusView } from './status/select-run-status';
 export { runStatusEquals, selectRunStatus } from './status/select-run-status';
-export type { RunStatusInfo } from './status/use-run-status';
+export type { RetrySchedule, RunStatusInfo } from './status/use-run-status';
 export { useRunStatus } from './status/use-run-status';
 export type {
   RunTimelineModel,

@@ -3,6 +3,7 @@ import { ProtocolValidationError, parseRunOperation, safeParseRunOperation } fro
 
 const T0 = '2026-12-02T12:00:00.000Z';
 const T1 = '2026-12-02T12:00:01.000+01:00';
+const T2 = '2026-12-02T12:00:04.000Z';
 
 const request = {
   id: 'model-request:step-0:call-1',
@@ -48,6 +49,19 @@ describe('RunOperationSchema: valid operations per phase', () => {
         attempt: 1,
         failureReason: 'rate_limited',
         willRetry: true,
+      },
+    ],
+    [
+      'model-request failed attempt with the time of the next one',
+      {
+        ...request,
+        phase: 'failed',
+        endedAt: T1,
+        attempt: 1,
+        failureReason: 'rate_limited',
+        willRetry: true,
+        retryAt: T2,
+        maxAttempts: 3,
       },
     ],
     ...['server_error', 'timeout', 'network', 'other'].map(
@@ -182,6 +196,30 @@ describe('RunOperationSchema: every phase rule rejects, naming the field and the
       { ...request, phase: 'started', willRetry: true },
       'willRetry',
       'only allowed in phase failed',
+    ],
+    [
+      'retryAt on an attempt that will not be retried',
+      { ...request, phase: 'failed', endedAt: T1, willRetry: false, retryAt: T2 },
+      'retryAt',
+      'only allowed on a failed attempt that will be retried',
+    ],
+    [
+      'maxAttempts without willRetry',
+      { ...request, phase: 'started', attempt: 1, maxAttempts: 3 },
+      'maxAttempts',
+      'only allowed on a failed attempt that will be retried',
+    ],
+    [
+      'maxAttempts not above the failed attempt',
+      { ...request, phase: 'failed', endedAt: T1, attempt: 3, willRetry: true, maxAttempts: 3 },
+      'maxAttempts',
+      'must be more than the attempt',
+    ],
+    [
+      'retryAt not a timestamp',
+      { ...request, phase: 'failed', endedAt: T1, willRetry: true, retryAt: 'in 3 s' },
+      'retryAt',
+      'ISO 8601',
     ],
     [
       'failureReason as provider text',

@@ -26,7 +26,13 @@ export interface RunStatusLabels {
    * `waiting-for-model` between a failed attempt the AI SDK retries and the next one, which is
    * `attempt`. Default `Waiting to retry the model (attempt 2 of the request)`.
    */
-  readonly retryWait: (attempt: number) => string;
+  readonly retryWait: (attempt: number, maxAttempts?: number) => string;
+  /**
+   * The visible countdown to a retry whose time the record carries (`retryAt`): whole seconds
+   * left, the attempt it waits for and, when known, the attempts in all. Not announced (it
+   * ticks); screen readers hear `retryWait` once. Default `Retrying in 3 s (attempt 2 of 3)`.
+   */
+  readonly retryCountdown: (seconds: number, attempt: number, maxAttempts?: number) => string;
 }
 
 /** Partial labels, merged over `defaultRunStatusLabels`. */
@@ -36,10 +42,12 @@ export interface RunStatusLabelsInput {
   error?: string;
   attempt?: (attempt: number) => string;
   waitingForAttempt?: (attempt: number) => string;
-  retryWait?: (attempt: number) => string;
+  retryWait?: (attempt: number, maxAttempts?: number) => string;
+  retryCountdown?: (seconds: number, attempt: number, maxAttempts?: number) => string;
 }
 
-const attempt = (number: number) => `attempt ${number} of the request`;
+const attempt = (number: number, maxAttempts?: number) =>
+  `attempt ${number} of ${maxAttempts === undefined ? 'the request' : maxAttempts}`;
 
 export const defaultRunStatusLabels: RunStatusLabels = {
   activity: {
@@ -67,7 +75,10 @@ export const defaultRunStatusLabels: RunStatusLabels = {
   error: 'The run status could not be loaded',
   attempt,
   waitingForAttempt: (number) => `Waiting for the model (${attempt(number)})`,
-  retryWait: (number) => `Waiting to retry the model (${attempt(number)})`,
+  retryWait: (number, maxAttempts) =>
+    `Waiting to retry the model (${attempt(number, maxAttempts)})`,
+  retryCountdown: (seconds, number, maxAttempts) =>
+    `${seconds > 0 ? `Retrying in ${seconds} s` : 'Retrying now'} (${attempt(number, maxAttempts)})`,
 };
 
 /**
@@ -86,6 +97,7 @@ export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusL
     attempt: input.attempt ?? defaults.attempt,
     waitingForAttempt: input.waitingForAttempt ?? defaults.waitingForAttempt,
     retryWait: input.retryWait ?? defaults.retryWait,
+    retryCountdown: input.retryCountdown ?? defaults.retryCountdown,
   };
 }
 
@@ -110,7 +122,8 @@ export function describeActivity(
 ): ActivityDescription {
   if (activity.kind === 'waiting-for-model' && activity.attempt !== undefined) {
     if (activity.operation?.phase === 'failed') {
-      return { label: labels.retryWait(activity.attempt), detail: undefined };
+      const { maxAttempts } = activity.operation;
+      return { label: labels.retryWait(activity.attempt, maxAttempts), detail: undefined };
     }
     if (activity.attempt >= 2) {
       return { label: labels.waitingForAttempt(activity.attempt), detail: undefined };

@@ -1,10 +1,11 @@
 import type { Activity } from '@runlight/client';
 import { type ComponentPropsWithRef, type ReactNode, useMemo } from 'react';
 import { formatElapsed } from '../elapsed/format-elapsed';
+import { useCountdown } from '../elapsed/use-countdown';
 import { useElapsed } from '../elapsed/use-elapsed';
 import { renderAsChild } from './as-child';
 import { RunlightStyle } from './operation-indicator';
-import type { RunStatusLabelsInput } from './run-status-labels';
+import type { RunStatusLabels, RunStatusLabelsInput } from './run-status-labels';
 import { type RunStatusInfo, useRunStatus } from './use-run-status';
 
 export type RunStatusRender = (
@@ -65,11 +66,13 @@ export function RunStatus({
     typeof children === 'function' ? (
       <RenderStatus status={status} render={children} />
     ) : asChild ? null : (
-      (children ?? <StatusContent status={status} format={format} />)
+      (children ?? <StatusContent status={status} format={format} labels={status.labels} />)
     );
   const style = unstyled ? null : <RunlightStyle />;
   if (asChild) {
-    const inner = content ?? <StatusContent status={status} format={format} />;
+    const inner = content ?? (
+      <StatusContent status={status} format={format} labels={status.labels} />
+    );
     return (
       <>
         {style}
@@ -88,10 +91,29 @@ export function RunStatus({
 function StatusContent({
   status,
   format,
+  labels,
 }: {
   status: RunStatusInfo;
   format: (ms: number) => string;
+  labels: RunStatusLabels;
 }) {
+  if (status.retry !== undefined) {
+    return (
+      <>
+        <span
+          aria-hidden="true"
+          data-runlight="indicator"
+          data-activity={status.activity.kind}
+          data-busy=""
+        />
+        {/* Announced once; the ticking countdown beside it is hidden from screen readers. */}
+        <span data-runlight-part="label" style={VISUALLY_HIDDEN}>
+          {status.label}
+        </span>
+        <RetryCountdown retry={status.retry} status={status} labels={labels} />
+      </>
+    );
+  }
   return (
     <>
       <span
@@ -125,6 +147,34 @@ function ElapsedText({
   return (
     <span aria-hidden="true" data-runlight-part="elapsed">
       {text}
+    </span>
+  );
+}
+
+/** Hidden on screen, read by screen readers (works with `unstyled` too). */
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
+function RetryCountdown({
+  retry,
+  status,
+  labels,
+}: {
+  retry: NonNullable<RunStatusInfo['retry']>;
+  status: RunStatusInfo;
+  labels: RunStatusLabels;
+}) {
+  const seconds = useCountdown(retry.at, { clockOffsetMs: status.clockOffsetMs });
+  if (seconds === null) return null;
+  return (
+    <span aria-hidden="true" data-runlight-part="countdown">
+      {labels.retryCountdown(seconds, retry.attempt, retry.maxAttempts)}
     </span>
   );
 }

@@ -5,6 +5,7 @@ import { useStoreSelector } from '../provider/use-store-selector';
 import {
   type ActivityDescription,
   describeActivity,
+  type RunStatusLabels,
   type RunStatusLabelsInput,
   resolveRunStatusLabels,
 } from './run-status-labels';
@@ -16,6 +17,20 @@ export interface RunStatusInfo extends RunStatusView, ActivityDescription {
   readonly failedToLoad: boolean;
   /** Something is in progress (a spinner rather than a dot). */
   readonly busy: boolean;
+  /**
+   * Between a failed model attempt the SDK retries and the next one, when the record says when
+   * (`retryAt`, server clock): count down to `at` with `useCountdown`.
+   */
+  readonly retry: RetrySchedule | undefined;
+  /** The labels in use (the defaults merged with yours), for the texts around the status. */
+  readonly labels: RunStatusLabels;
+}
+
+/** When a retried model request tries again, and which attempt that is. */
+export interface RetrySchedule {
+  readonly at: string;
+  readonly attempt: number;
+  readonly maxAttempts: number | undefined;
 }
 
 /** Activities during which the run is doing something, rather than waiting or done. */
@@ -51,5 +66,12 @@ export function useRunStatus(
     ? { label: labels.error, detail: undefined }
     : describeActivity(view.activity, labels);
   const busy = !failedToLoad && BUSY.has(view.activity.kind);
-  return { ...view, ...description, failedToLoad, busy };
+  return { ...view, ...description, failedToLoad, busy, retry: retrySchedule(view), labels };
+}
+
+function retrySchedule({ activity }: RunStatusView): RetrySchedule | undefined {
+  const operation = activity.operation;
+  if (activity.kind !== 'waiting-for-model' || activity.attempt === undefined) return undefined;
+  if (operation?.phase !== 'failed' || operation.retryAt === undefined) return undefined;
+  return { at: operation.retryAt, attempt: activity.attempt, maxAttempts: operation.maxAttempts };
 }

@@ -79,3 +79,44 @@ export function sdkWillRetry(error: unknown, attempt: number, maxRetries: number
   if (name === 'AbortError' || name === 'ResponseAborted' || name === 'TimeoutError') return false;
   return error instanceof Error && field(error, 'isRetryable') === true;
 }
+
+/** The AI SDK's default backoff: 2 s before the first retry, doubled before each next one. */
+const INITIAL_DELAY_MS = 2_000;
+const BACKOFF_FACTOR = 2;
+/** The SDK honours a provider's retry header below this (or below the backoff). */
+const HEADER_LIMIT_MS = 60_000;
+
+/**
+ * How long the AI SDK waits before retrying failed attempt `attempt` (one-based): its
+ * exponential backoff (2 s, 4 s, 8 s …), or the provider's `retry-after-ms` / `retry-after`
+ * (seconds or an HTTP date) when that is between 0 and 60 s (or below the backoff) — the rule
+ * of `retryWithExponentialBackoffRespectingRetryHeaders` in `ai` 7, applied to the same error.
+ *
+ * @example
+ * sdkRetryDelayMs(error429WithRetryAfterMs1500, 1); // 1500
+ * sdkRetryDelayMs(error503, 2); // 4000
+ */
+export function sdkRetryDelayMs(error: unknown, attempt: number, now = Date.now()): number {
+  const backoff = INITIAL_DELAY_MS * BACKOFF_FACTOR ** (attempt - 1);
+  const headers = APICallError.isInstance(error)
+    ? error.responseHeaders
+    : APICallError.isInstance(field(error, 'cause'))
+      ? (field(error, 'cause') as APICallError).responseHeaders
+      : undefined;
+  if (headers === undefined) return backoff;
+  let ms: number | undefined;
+  const retryAfterMs = headers['retry-after-ms'];
+  if (retryAfterMs) {
+    const parsed = Number.parseFloat(retryAfterMs);
+    if (!Number.isNaN(parsed)) ms = parsed;
+  }
+  const retryAfter = headers['retry-after'];
+  if (retryAfter && ms === undefined) {
+    const seconds = Number.parseFloat(retryAfter);
+    ms = Number.isNaN(seconds) ? Date.parse(retryAfter) - now : seconds * 1000;
+  }
+  if (ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < HEADER_LIMIT_MS || ms < backoff)) {
+    return ms;
+  }
+  return backoff;
+}

@@ -1,8 +1,8 @@
 import type { RunOperation } from '@runlight/protocol';
 import type { LanguageModelMiddleware, ToolSet } from 'ai';
 import { type ExecutionContext, now } from '../execution-context';
-import type { OperationRecorder } from '../lifecycle/operation-recorder';
-import { modelFailureReason, sdkWillRetry } from './model-failure';
+import type { ModelRequestFailure, OperationRecorder } from '../lifecycle/operation-recorder';
+import { modelFailureReason, sdkRetryDelayMs, sdkWillRetry } from './model-failure';
 import { observeProviderParts } from './model-request-observers';
 import type { StepSequence } from './step-sequence';
 
@@ -17,7 +17,9 @@ const DEFAULT_MAX_RETRIES = 2;
  * - a concrete model is wrapped: `model-request:step-<n>:<callId>:attempt-<k>`, one operation
  *   per SDK retry, each with its `attempt`, later ones with the first attempt's start
  *   (`requestStartedAt`); a failed attempt names why (`failureReason`, from status codes and
- *   error classes, never provider text) and whether the SDK tries again (`willRetry`);
+ *   error classes, never provider text) and whether the SDK tries again (`willRetry`) — then when (`retryAt`: the failure's time plus the
+ *   SDK's delay for it, from the provider's retry header or the backoff) and how often in all
+ *   (`maxAttempts`);
  * - a model id is resolved by the SDK and cannot be wrapped, so `prepareStep` admits it:
  *   `model-request:step-<n>:<runtime id>-<sdk step>`, SDK retries stay inside it.
  *
@@ -78,12 +80,7 @@ export class ModelRequestAdmission {
             operation.id,
             phase,
             undefined,
-            phase === 'failed' && !stop.isOwn(error)
-              ? {
-                  failureReason: modelFailureReason(error),
-                  willRetry: sdkWillRetry(error, attempt, this.#maxRetries),
-                }
-              : undefined,
+            phase === 'failed' && !stop.isOwn(error) ? this.#failure(error, attempt) : undefined,
           );
           if (!stop.aborted()) this.#context.log('warn', 'A model request attempt failed', error);
           throw error;
@@ -104,6 +101,17 @@ export class ModelRequestAdmission {
           }),
         };
       },
+    };
+  }
+
+  /** Why attempt `attempt` failed; when the SDK retries it, how long it waits and how often. */
+  #failure(error: unknown, attempt: number): ModelRequestFailure {
+    const failureReason = modelFailureReason(error);
+    if (!sdkWillRetry(error, attempt, this.#maxRetries)) return { failureReason, willRetry: false };
+    return {
+      failureReason,
+      willRetry: true,
+      retry: { delayMs: sdkRetryDelayMs(error, attempt), maxAttempts: this.#maxRetries + 1 },
     };
   }
 

@@ -5,6 +5,8 @@ import { type ExecutionContext, now } from '../execution-context';
 export interface ModelRequestFailure {
   failureReason: ModelFailureReason;
   willRetry: boolean;
+  /** When `willRetry`: the SDK's wait before the next attempt and its attempts in all. */
+  retry?: { delayMs: number; maxAttempts: number };
 }
 
 /**
@@ -64,11 +66,16 @@ export class OperationRecorder {
     if (!current || current.id !== id || isTerminalPhase(current.phase) || stop.writesBroken) {
       return;
     }
-    const next: RunOperation = { ...current, phase, endedAt: now() };
+    const endedAt = now();
+    const next: RunOperation = { ...current, phase, endedAt };
     if (current.kind === 'compaction' && phase === 'completed') next.outcome = outcome;
     if (current.kind === 'model-request' && phase === 'failed' && failure) {
       next.failureReason = failure.failureReason;
       next.willRetry = failure.willRetry;
+      if (failure.willRetry && failure.retry !== undefined) {
+        next.retryAt = new Date(Date.parse(endedAt) + failure.retry.delayMs).toISOString();
+        next.maxAttempts = failure.retry.maxAttempts;
+      }
     }
     try {
       await this.#record(next);

@@ -1,0 +1,5 @@
+import { Gallery } from './gallery';
+
+export default function Page() {
+  return <Gallery />;
+}
