@@ -5,7 +5,7 @@ import type { ChatStatus } from 'ai';
  * Runlight's activity of a run (`selectActivity`, `useRunStatus`) as `useChat`'s four
  * statuses, so a page that shows the run without `useChat` (or beside it, after a reload)
  * agrees with it:
- * - `submitted` — nothing of the answer yet: loading, queued, compacting or waiting for the
+ * - `submitted` — nothing of the answer yet: loading, not created yet, queued, compacting or waiting for the
  *   model's first output of the run's first step;
  * - `streaming` — the answer is being written: streaming, a tool or the next step working,
  *   waiting for a later step's model request, or stalled mid-run (a takeover follows);
@@ -25,6 +25,7 @@ export function toChatStatus(activity: Pick<Activity, 'kind' | 'operation'> | nu
     case 'failed':
       return 'error';
     case 'loading':
+    case 'not-created':
     case 'queued':
     case 'compacting':
     case 'waiting-for-model':

@@ -28,7 +28,8 @@ export interface RunlightClientOptions {
   /**
    * A 404 within this many ms of a store's first connect is retried with backoff (a run whose
    * id the app was just given may not be visible yet); later, it closes the connection
-   * (`retry()` reopens it). Default 5 000 ms.
+   * (`retry()` reopens it). Meanwhile `selectActivity` says `not-created` (a distinct, labelled
+   * state: "Waiting for the run to start"). Default 30 000 ms.
    */
   notFoundRetryMs?: number;
   /** What the client accepts from its server's stream (see `StreamLimits`). */
@@ -121,7 +122,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     baseUrl,
     fetch,
     requestInit,
-    notFoundRetryMs: options.notFoundRetryMs ?? 5_000,
+    notFoundRetryMs: options.notFoundRetryMs ?? 30_000,
     limits: {
       maxEventBytes: options.limits?.maxEventBytes ?? 16 * 1024 * 1024,
       maxHeldEvents: options.limits?.maxHeldEvents ?? 1_000,

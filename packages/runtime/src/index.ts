@@ -59,6 +59,7 @@ export type {
 export { createRunHandlers } from './http/create-run-handlers';
 export type { RunRouter, RunRouterOptions } from './http/routes/create-run-router';
 export { createRunRouter } from './http/routes/create-run-router';
+export { inProcessFetch } from './http/routes/in-process-fetch';
 export type { RunHttpErrorBody, RunHttpErrorCode } from './http/routes/json-error';
 export type { JsonBody } from './http/routes/read-json-body';
 export { readJsonBody } from './http/routes/read-json-body';

@@ -16,6 +16,7 @@ describe('toChatStatus', () => {
   it('maps every activity onto useChat’s four statuses', () => {
     const expected: Record<ActivityKind, string> = {
       loading: 'submitted',
+      'not-created': 'submitted',
       queued: 'submitted',
       compacting: 'submitted',
       'waiting-for-model': 'submitted',

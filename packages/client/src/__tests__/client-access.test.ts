@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RunlightClientOptions } from '../create-runlight-client';
 import type { ConnectionState } from '../merge/run-state';
+import { selectActivity } from '../select/select-activity';
 import { FakeServer, fakeClient, startedRun, waitFor } from './fake-server';
 
 const base = startedRun;
@@ -93,6 +94,19 @@ describe('a run the client was just given', () => {
     unsubscribe();
   });
 
+  it('a run that does not exist yet is its own state (not-created) while the client keeps asking', async () => {
+    const server = new FakeServer(base());
+    server.snapshotAnswer = () =>
+      Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
+    // The default window (30 s) is far from over.
+    const { store, unsubscribe } = setup(server);
+    await waitFor(() => expect(server.snapshotLoads).toBeGreaterThanOrEqual(2));
+    expect(store.getState().error?.kind).toBe('run-not-found');
+    expect(store.getState().connection).not.toBe('closed');
+    expect(selectActivity(store.getState()).kind).toBe('not-created');
+    unsubscribe();
+  });
+
   it('closes after the window, and retry() reopens it once the run exists', async () => {
     const server = new FakeServer(base());
     let clock = 0;
@@ -103,6 +117,8 @@ describe('a run the client was just given', () => {
     const { store, unsubscribe } = setup(server, { notFoundRetryMs: 2_500, now: () => clock });
     await waitFor(() => expect(store.getState().connection).toBe('closed'));
     expect(store.getState().error?.kind).toBe('run-not-found');
+    // Past the window it gives up: loading with the error ("could not be loaded").
+    expect(selectActivity(store.getState()).kind).toBe('loading');
     expect(server.snapshotLoads).toBe(3);
     server.snapshotAnswer = null;
     store.retry();

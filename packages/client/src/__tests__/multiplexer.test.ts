@@ -228,7 +228,8 @@ describe('many runs over one multiplexed connection (loopback HTTP, the real run
       messages: [{ role: 'user', content: 'Go' }],
     });
     await waitFor(() => store.getRun('known'));
-    const client = createMultiplexedRunlightClient({ baseUrl });
+    // A short just-created window: the unknown run is given up on quickly.
+    const client = createMultiplexedRunlightClient({ baseUrl, notFoundRetryMs: 300 });
     const offA = client.run('known').subscribe(() => {});
     const offB = client.run('nobody').subscribe(() => {});
     await handle.done;

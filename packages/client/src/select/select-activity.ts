@@ -11,6 +11,10 @@ import { selectElapsedMs } from './select-elapsed-ms';
 /**
  * What a run is doing, derived only from durable facts:
  * - `loading` — no snapshot yet;
+ * - `not-created` — the server answers that the run does not exist (yet) and the client keeps
+ *   asking: a run whose id a page learned before its start landed. Bounded by the client's
+ *   `notFoundRetryMs` (default 30 s); past it the connection closes and the activity is
+ *   `loading` with the `run-not-found` error ("could not be loaded");
  * - `queued` — the run exists but no worker acquired it yet;
  * - `compacting` — a compaction operation is in flight (since its `startedAt`);
  * - `waiting-for-model` — a model request `started`, no output yet (since its `startedAt`);
@@ -31,6 +35,7 @@ import { selectElapsedMs } from './select-elapsed-ms';
  */
 export type ActivityKind =
   | 'loading'
+  | 'not-created'
   | 'queued'
   | 'compacting'
   | 'waiting-for-model'
@@ -62,6 +67,7 @@ export interface Activity {
 }
 
 const LOADING: Activity = Object.freeze({ kind: 'loading' });
+const NOT_CREATED: Activity = Object.freeze({ kind: 'not-created' });
 
 /** Results per run record: a text delta changes neither, so activity keeps its reference. */
 const cache = new WeakMap<
@@ -83,7 +89,10 @@ const cache = new WeakMap<
  */
 export function selectActivity(state: RunState, now?: number): Activity {
   const { run } = state;
-  if (run === null) return LOADING;
+  if (run === null) {
+    const waiting = state.error?.kind === 'run-not-found' && state.connection !== 'closed';
+    return waiting ? NOT_CREATED : LOADING;
+  }
   const entry = entryOf(run, state.assistant);
   let activity = entry.activity;
   const expiry = stallAt(run, activity);

@@ -93,11 +93,14 @@ describe('bad data from the server', () => {
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
     expect(screen.getByRole('status').getAttribute('data-error')).toBe('run-not-found');
-    // The store retries a 404 for `notFoundRetryMs` (5 s: a run just created may not be
-    // visible yet), with backoff; then it stops for good.
+    // Inside the window: its own labelled state, still waiting, not a failure.
+    expect(screen.getByRole('status').getAttribute('data-activity')).toBe('not-created');
+    expect(screen.getByRole('status').textContent).toBe('Waiting for the run to start');
+    // The store retries a 404 for `notFoundRetryMs` (30 s by default: a run just created may
+    // not be visible yet), with backoff; then it stops for good.
     await advance(60_000); // long past every retry delay of the query and the store
     const asked = server.requests.snapshot;
-    expect(asked).toBeLessThanOrEqual(8);
+    expect(asked).toBeLessThanOrEqual(12);
     await advance(60_000);
     expect(server.requests).toEqual({ snapshot: asked, events: 0 });
     expect(screen.getByRole('status').textContent).toBe('The run status could not be loaded');

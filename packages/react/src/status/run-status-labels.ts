@@ -52,6 +52,7 @@ const attempt = (number: number, maxAttempts?: number) =>
 export const defaultRunStatusLabels: RunStatusLabels = {
   activity: {
     loading: 'Loading…',
+    'not-created': 'Waiting for the run to start',
     queued: 'Queued',
     compacting: 'Compacting the context',
     'waiting-for-model': 'Waiting for the model',
