@@ -28,6 +28,7 @@ const TONES: Record<Kind, RunTone> = {
   completed: 'success',
   failed: 'danger',
   cancelled: 'neutral',
+  'not-created': 'neutral',
 };
 
 /** The tone of a status: a run that could not be loaded reads as a failure. */
