@@ -29,48 +29,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
+import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
 import { writeSnippets } from './snippets';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATES = join(ROOT, 'scripts', 'consumers');
-const PUBLISHED = [
-  'protocol',
-  'runtime',
-  'client',
-  'react',
-  'store-postgres',
-  'bus-redis',
-  'ai-sdk',
-] as const;
 const CHECKOUT = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
 const SCRATCH =
   process.env.RUNLIGHT_CONSUMER_DIR ?? join(tmpdir(), `runlight-consumer-${CHECKOUT}`);
 const TARBALLS = join(SCRATCH, 'tarballs');
-
-/** What a new app installs beside Runlight: the peers (newest in range) and its tools. */
-const CONSUMER_DEPENDENCIES: Record<string, string> = {
-  react: '^19.0.0',
-  'react-dom': '^19.0.0',
-  '@tanstack/react-query': '^5.108.4',
-  '@ai-sdk/react': '^4.0.177',
-  ai: '^7.0.173',
-  zod: '^4.6.7',
-  hono: '^4.13.0',
-  // The telemetry snippet (packages/runtime/README.md): the OTel SDK 3 line pairs with api 1.10.
-  '@opentelemetry/api': '^1.10.0',
-  '@opentelemetry/sdk-trace': '^3.1.0',
-  '@opentelemetry/sdk-metrics': '^3.1.1',
-  '@opentelemetry/exporter-trace-otlp-http': '^0.301.0',
-  '@opentelemetry/exporter-metrics-otlp-http': '^0.301.0',
-  next: '16.4.6',
-  vite: '8.3.8',
-  '@vitejs/plugin-react': '5.2.0',
-  typescript: '5.9.3',
-  '@types/node': '^20.19.0',
-  '@types/react': '^19.0.0',
-  '@types/react-dom': '^19.0.0',
-};
 
 const args = process.argv.slice(2);
 const only = args
