@@ -116,7 +116,7 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     await other.close();
   });
 
-  it('stop() after a reload mid-answer cancels the run: the chat is ready, RunStatus says Cancelled', async () => {
+  it('stop() after a reload mid-answer cancels the run: the chat is ready, the status pill says Cancelled', async () => {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const page = await context.newPage();
     const problems = watchConsole(page);
