@@ -35,7 +35,8 @@ describe('the playground: a worker crashes mid-answer', () => {
       (await playground.page.getByTestId('message-text').allTextContents()).join('');
 
     await playground.waitForActivity('stalled', 20_000);
-    expect(await playground.statusText()).toMatch(/worker stopped responding/i);
+    // The demo runs recovery (`RunlightProvider recovers`), so the status may say it recovers.
+    expect(await playground.statusText()).toMatch(/worker stopped responding — recovering/i);
     // What worker-a wrote before it died stays on the page, a prefix of the answer.
     const atStall = await written();
     expect(atStall.length).toBeGreaterThan(0);
