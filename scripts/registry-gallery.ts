@@ -27,7 +27,10 @@ const EXPECTED: Record<string, (string | RegExp)[]> = {
   'between-steps': ['Preparing the next step', 'Model request'],
   compacting: ['Compacting the context', /started \d/],
   approval: ['Waiting for your approval', 'runCommand', 'rm -rf ./build', 'Approve', 'Deny'],
-  'stalled-recovers': ['The worker stopped responding', 'Another worker will take the run over'],
+  'stalled-recovers': [
+    'The worker stopped responding — recovering',
+    'Another worker will take the run over',
+  ],
   'stalled-stuck': ['The worker stopped responding', 'Nothing will resume this run'],
   completed: ['Completed', 'Model request'],
   'failed-provider': ['Failed', 'The model provider failed'],
@@ -93,6 +96,9 @@ export async function expectGallery(page: Page, axeSource: string): Promise<stri
       await page.waitForTimeout(100);
     }
   }
+  // Where nothing recovers the run, no status on the card claims that something does.
+  const stuck = (await page.locator('[data-state="stalled-stuck"]').textContent()) ?? '';
+  if (stuck.includes('recovering')) throw new Error(`stalled-stuck claims recovery: ${stuck}`);
   // The packaged RunStatus (no Tailwind) sits in every card and meets the same bar.
   const packaged = await page.locator('[data-packaged] [data-runlight="status"]').count();
   if (packaged !== Object.keys(EXPECTED).length) {

@@ -43,7 +43,8 @@ export function App() {
               Pick a scenario to start a run.
             </p>
           ) : (
-            <RunlightProvider client={client} key={`${runId}:${generation}`}>
+            // The demo's server runs recovery (`createRunRecovery`): a stalled run is taken over.
+            <RunlightProvider client={client} key={`${runId}:${generation}`} recovers>
               <RunPanel
                 runId={runId}
                 client={client}

@@ -79,7 +79,7 @@ export function RunsListPage() {
         <main className="content">
           <section className="card">
             <h2>Recent runs</h2>
-            <RunlightProvider client={client}>
+            <RunlightProvider client={client} recovers>
               {runs.length === 0 ? (
                 <p className="runs-list-empty">No runs yet: start some.</p>
               ) : null}

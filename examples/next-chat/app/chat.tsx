@@ -2,9 +2,15 @@
 
 import { useChat } from '@ai-sdk/react';
 import { createRunlightChatTransport } from '@runlight/ai-sdk';
-import { RunlightProvider, RunStatus, RunTimeline } from '@runlight/react';
+import { RunlightProvider } from '@runlight/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 import { useEffect, useState } from 'react';
+import { BetweenSteps } from '@/components/runlight/between-steps';
+import { CompactionNotice } from '@/components/runlight/compaction-notice';
+import { RetryCountdown } from '@/components/runlight/retry-countdown';
+import { RunStatusPill } from '@/components/runlight/run-status-pill';
+import { RunTimeline } from '@/components/runlight/run-timeline';
+import { StalledBanner } from '@/components/runlight/stalled-banner';
 import { MessageParts } from './message-parts';
 
 const CHAT_ID = 'chat-1';
@@ -49,7 +55,12 @@ export function Chat() {
   return <BrowserChat transport={loaded.transport} saved={loaded.messages} />;
 }
 
-/** `useChat` on the Runlight transport; `RunStatus` and `RunTimeline` of its run beside it. */
+/**
+ * `useChat` on the Runlight transport; beside it the run, with the shadcn registry's components
+ * (`registry/runlight`, the sources `npx shadcn add` installs): status pill, retry countdown,
+ * compaction notice, between-steps, stalled banner and timeline. Tool approvals are answered in
+ * the message (`addToolApprovalResponse`): in a `useChat` app the answer is part of the chat.
+ */
 function BrowserChat({
   transport,
   saved,
@@ -79,7 +90,12 @@ function BrowserChat({
               <p className="chat-run-id">
                 <code>{runId}</code>
               </p>
-              <RunStatus runId={runId} />
+              <RunStatusPill runId={runId} />
+              <RetryCountdown runId={runId} />
+              <CompactionNotice runId={runId} />
+              <BetweenSteps runId={runId} />
+              {/* Nothing in this example takes a stalled run over (no `createRunRecovery`). */}
+              <StalledBanner runId={runId} recovers={false} />
               <RunTimeline runId={runId} className="chat-timeline" />
             </>
           ) : (

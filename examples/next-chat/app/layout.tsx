@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './globals.css';
 import './chat.css';
 
 export const metadata = { title: 'Runlight × useChat' };

@@ -56,9 +56,10 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
       '.chat-tool[data-tool="deleteFiles"][data-state="approval-requested"]',
     );
     await asking.waitFor({ timeout: 30_000 });
-    await expect(
-      page.locator('[data-runlight-run-status], .chat-run').first().textContent(),
-    ).resolves.toBeTruthy();
+    // The registry's status pill (the source `npx shadcn add` installs) says what the run waits on.
+    await page
+      .locator('.chat-run [data-slot="runlight-status-pill"][data-activity="awaiting-approval"]')
+      .waitFor({ timeout: 15_000 });
     await asking.getByRole('button', { name: 'Approve' }).click();
 
     // The run continues: the tool runs and the scripted answer streams to its end.
@@ -87,7 +88,10 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     ).resolves.toEqual(['Clean up the build folder']);
     await expect.poll(() => assistantText(page), { timeout: 15_000 }).toEqual(before);
     await expect(page.locator('.chat-run-id code').textContent()).resolves.toBe(runId);
-    await page.locator('.chat-timeline tr').first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.chat-run [data-slot="runlight-status-pill"][data-activity="completed"]')
+      .waitFor({ timeout: 15_000 });
+    await page.locator('.chat-timeline li').first().waitFor({ timeout: 15_000 });
     // Give late hydration reports a moment to reach the console.
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))),
@@ -112,7 +116,7 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     await other.close();
   });
 
-  it('stop() after a reload mid-answer cancels the run: the chat is ready, RunStatus says Cancelled', async () => {
+  it('stop() after a reload mid-answer cancels the run: the chat is ready, the status pill says Cancelled', async () => {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const page = await context.newPage();
     const problems = watchConsole(page);

@@ -33,6 +33,7 @@ export { OperationIndicator, RunlightStyle } from './status/operation-indicator'
 export type { RunStatusProps, RunStatusRender } from './status/run-status';
 export { RunStatus } from './status/run-status';
 export type {
+  ActivityContext,
   ActivityDescription,
   RunStatusLabels,
   RunStatusLabelsInput,
@@ -46,8 +47,8 @@ export {
 } from './status/run-status-labels';
 export type { RunStatusView } from './status/select-run-status';
 export { runStatusEquals, selectRunStatus } from './status/select-run-status';
-export type { RetrySchedule, RunStatusInfo } from './status/use-run-status';
-export { useRunStatus } from './status/use-run-status';
+export type { RetrySchedule, RunStatusInfo, UseRunStatusOptions } from './status/use-run-status';
+export { useRecovers, useRunStatus } from './status/use-run-status';
 export type {
   RunTimelineModel,
   TimelineGap,

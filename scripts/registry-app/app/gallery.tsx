@@ -62,10 +62,13 @@ function galleryFetch(states: GalleryState[]): typeof fetch {
 function Card({
   state,
   labels,
+  recovers = false,
   children,
 }: {
   state: GalleryState;
   labels?: RunStatusLabelsInput;
+  /** Whether anything recovers the run when it stalls: the status says so only then. */
+  recovers?: boolean;
   children?: ReactNode;
 }) {
   return (
@@ -79,14 +82,22 @@ function Card({
           {state.title}
         </h2>
         <span className="flex items-center gap-2 text-sm">
-          <OperationIndicator runId={state.id} />
+          <OperationIndicator runId={state.id} recovers={recovers} />
           <ElapsedTimer runId={state.id} />
         </span>
       </header>
-      <RunStatusPill runId={state.id} {...(labels === undefined ? {} : { labels })} />
+      <RunStatusPill
+        runId={state.id}
+        recovers={recovers}
+        {...(labels === undefined ? {} : { labels })}
+      />
       {/* The packaged component (no Tailwind, its own default styles) meets the same bar. */}
       <div className="text-sm" data-packaged="">
-        <RunStatus runId={state.id} {...(labels === undefined ? {} : { labels })} />
+        <RunStatus
+          runId={state.id}
+          recovers={recovers}
+          {...(labels === undefined ? {} : { labels })}
+        />
       </div>
       {children}
     </article>
@@ -137,14 +148,11 @@ export function Gallery() {
           <Card state={of('approval')}>
             <ApprovalCard runId="approval" />
           </Card>
-          <Card state={of('stalled-recovers')}>
+          <Card state={of('stalled-recovers')} recovers>
             <StalledBanner runId="stalled-recovers" recovers />
           </Card>
-          {/* The default label says "recovering"; where nothing recovers, the app says so. */}
-          <Card
-            state={of('stalled-stuck')}
-            labels={{ activity: { stalled: 'The worker stopped responding' } }}
-          >
+          {/* The default label claims no recovery: nothing recovers this one. */}
+          <Card state={of('stalled-stuck')}>
             <StalledBanner runId="stalled-stuck" recovers={false} />
           </Card>
           <Card state={of('completed')}>

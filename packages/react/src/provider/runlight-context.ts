@@ -7,6 +7,8 @@ import { RunlightProviderMissingError } from '../errors/runlight-provider-missin
 export interface RunlightContextValue {
   readonly client: RunlightClient;
   readonly queryClient: QueryClient;
+  /** Whether anything recovers a stalled run here (`RunlightProvider`'s `recovers`). */
+  readonly recovers: boolean;
 }
 
 export const RunlightContext = createContext<RunlightContextValue | null>(null);

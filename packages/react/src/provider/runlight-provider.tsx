@@ -14,6 +14,14 @@ interface RunlightProviderBaseProps {
    * `HydrationBoundary` and `useQuery` below work); it never shadows the app's.
    */
   queryClient?: QueryClient;
+  /**
+   * Whether anything recovers a stalled run in this deployment: true when it runs Runlight's
+   * recovery (`createRunRecovery`) or another worker takes expired leases over. The status
+   * components say so (`The worker stopped responding — recovering`); default false, and a
+   * stalled run reads `The worker stopped responding`, claiming no recovery nothing will do.
+   * A component's own `recovers` prop wins.
+   */
+  recovers?: boolean;
   children?: ReactNode;
 }
 
@@ -44,9 +52,11 @@ export type RunlightProviderProps = RunlightProviderClientProps | RunlightProvid
  * <RunlightProvider client={client}><RunStatus runId={runId} /></RunlightProvider>
  * // or, e.g. in a Next.js server component:
  * <RunlightProvider baseUrl="/api"><RunStatus runId={runId} /></RunlightProvider>
+ * // a deployment that runs `createRunRecovery`:
+ * <RunlightProvider baseUrl="/api" recovers><RunStatus runId={runId} /></RunlightProvider>
  */
 export function RunlightProvider(props: RunlightProviderProps) {
-  const { queryClient, children } = props;
+  const { queryClient, recovers = false, children } = props;
   const appQueryClient = useContext(QueryClientContext);
   const [ownQueryClient] = useState(() => queryClient ?? appQueryClient ?? new QueryClient());
   const activeQueryClient = queryClient ?? appQueryClient ?? ownQueryClient;
@@ -55,8 +65,8 @@ export function RunlightProvider(props: RunlightProviderProps) {
   const [ownClients] = useState(() => new Map<string, RunlightClient>());
   const client = props.client ?? ownClient(ownClients, props.baseUrl);
   const value = useMemo(
-    () => ({ client, queryClient: activeQueryClient }),
-    [client, activeQueryClient],
+    () => ({ client, queryClient: activeQueryClient, recovers }),
+    [client, activeQueryClient, recovers],
   );
   // A layout effect runs before any passive effect of the tree, so the loader is in place
   // before the first `useSyncExternalStore` subscription opens a store's connection.

@@ -1,13 +1,15 @@
 import type { ComponentPropsWithRef } from 'react';
 import { runlightStatusCss } from '../provider/runlight-css';
 import { type RunStatusLabelsInput, statusText } from './run-status-labels';
-import { useRunStatus } from './use-run-status';
+import { statusOptions, useRunStatus } from './use-run-status';
 
 /** The `<span>`'s own props, `ref` included (a prop in React 19). */
 export interface OperationIndicatorProps
   extends Omit<ComponentPropsWithRef<'span'>, 'children' | 'role'> {
   runId: string;
   labels?: RunStatusLabelsInput;
+  /** Whether anything recovers a stalled run; default `RunlightProvider`'s `recovers`. */
+  recovers?: boolean;
   /** Leave out the default styles; style `[data-runlight='indicator']` yourself. */
   unstyled?: boolean;
 }
@@ -22,10 +24,11 @@ export interface OperationIndicatorProps
 export function OperationIndicator({
   runId,
   labels,
+  recovers,
   unstyled = false,
   ...rest
 }: OperationIndicatorProps) {
-  const status = useRunStatus(runId, labels === undefined ? {} : { labels });
+  const status = useRunStatus(runId, statusOptions(labels, recovers));
   const kind = status.activity.kind;
   return (
     <>

@@ -15,6 +15,13 @@ export interface RunStatusLabels {
   readonly failure: Readonly<Record<FailureCode, string>>;
   /** Shown when the run's state could not be loaded at all. */
   readonly error: string;
+  /**
+   * `stalled` where something recovers the run (`recovers`: the deployment runs
+   * `createRunRecovery` or another worker takes expired leases over). Without `recovers` a
+   * stalled run reads `activity.stalled`, which claims no recovery. Default
+   * `The worker stopped responding — recovering`.
+   */
+  readonly stalledRecovering: string;
   /** The one-based attempt of a model request. Default `attempt 2 of the request`. */
   readonly attempt: (attempt: number) => string;
   /**
@@ -40,6 +47,7 @@ export interface RunStatusLabelsInput {
   activity?: Partial<Record<ActivityKind, string>>;
   failure?: Partial<Record<FailureCode, string>>;
   error?: string;
+  stalledRecovering?: string;
   attempt?: (attempt: number) => string;
   waitingForAttempt?: (attempt: number) => string;
   retryWait?: (attempt: number, maxAttempts?: number) => string;
@@ -59,7 +67,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     streaming: 'Writing the answer',
     'awaiting-approval': 'Waiting for your approval',
     working: 'Working',
-    stalled: 'The worker stopped responding — recovering',
+    stalled: 'The worker stopped responding',
     completed: 'Completed',
     failed: 'Failed',
     cancelled: 'Cancelled',
@@ -74,6 +82,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     internal: 'Internal error',
   },
   error: 'The run status could not be loaded',
+  stalledRecovering: 'The worker stopped responding — recovering',
   attempt,
   waitingForAttempt: (number) => `Waiting for the model (${attempt(number)})`,
   retryWait: (number, maxAttempts) =>
@@ -95,6 +104,7 @@ export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusL
     activity: { ...defaults.activity, ...input.activity },
     failure: { ...defaults.failure, ...input.failure },
     error: input.error ?? defaults.error,
+    stalledRecovering: input.stalledRecovering ?? defaults.stalledRecovering,
     attempt: input.attempt ?? defaults.attempt,
     waitingForAttempt: input.waitingForAttempt ?? defaults.waitingForAttempt,
     retryWait: input.retryWait ?? defaults.retryWait,
@@ -108,10 +118,21 @@ export interface ActivityDescription {
   readonly detail: string | undefined;
 }
 
+/** What the deployment does that the words depend on. */
+export interface ActivityContext {
+  /**
+   * Whether anything recovers a stalled run (Runlight's `createRunRecovery`, or another worker
+   * that takes expired leases over). Default false: a stalled run then reads
+   * `The worker stopped responding`, never a recovery nothing will do.
+   */
+  readonly recovers?: boolean;
+}
+
 /**
  * Describes an activity with `labels`: a retry of the model request names the attempt it waits
  * for, and whether it waits for the retry to begin or for the retry's first output. An unknown
- * kind or failure code (a newer server) falls back to a generic label rather than nothing.
+ * kind or failure code (a newer server) falls back to a generic label rather than nothing. A
+ * stalled run claims recovery only with `context.recovers`.
  *
  * @example
  * describeActivity({ kind: 'failed', failure: { code: 'ownership_lost' } }, defaultRunStatusLabels);
@@ -120,7 +141,11 @@ export interface ActivityDescription {
 export function describeActivity(
   activity: Activity,
   labels: RunStatusLabels = defaultRunStatusLabels,
+  context: ActivityContext = {},
 ): ActivityDescription {
+  if (activity.kind === 'stalled' && context.recovers === true) {
+    return { label: labels.stalledRecovering, detail: undefined };
+  }
   if (activity.kind === 'waiting-for-model' && activity.attempt !== undefined) {
     if (activity.operation?.phase === 'failed') {
       const { maxAttempts } = activity.operation;

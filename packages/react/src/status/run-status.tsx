@@ -6,7 +6,7 @@ import { useElapsed } from '../elapsed/use-elapsed';
 import { renderAsChild } from './as-child';
 import { RunlightStyle } from './operation-indicator';
 import type { RunStatusLabels, RunStatusLabelsInput } from './run-status-labels';
-import { type RunStatusInfo, useRunStatus } from './use-run-status';
+import { type RunStatusInfo, statusOptions, useRunStatus } from './use-run-status';
 
 export type RunStatusRender = (
   activity: Activity,
@@ -22,6 +22,11 @@ export interface RunStatusProps extends Omit<ComponentPropsWithRef<'div'>, 'chil
   runId: string;
   /** Texts to replace (i18n); merged over `defaultRunStatusLabels`. */
   labels?: RunStatusLabelsInput;
+  /**
+   * Whether anything recovers a stalled run (a stalled run then reads
+   * `labels.stalledRecovering`); default `RunlightProvider`'s `recovers`, false.
+   */
+  recovers?: boolean;
   /** How the elapsed time is written; default `formatElapsed`. */
   formatElapsed?: (ms: number) => string;
   /** Leave out the default styles; the data attributes stay for your own. */
@@ -46,13 +51,14 @@ export interface RunStatusProps extends Omit<ComponentPropsWithRef<'div'>, 'chil
 export function RunStatus({
   runId,
   labels,
+  recovers,
   formatElapsed: format = formatElapsed,
   unstyled = false,
   asChild = false,
   children,
   ...rest
 }: RunStatusProps) {
-  const status = useRunStatus(runId, labels === undefined ? {} : { labels });
+  const status = useRunStatus(runId, statusOptions(labels, recovers));
   const regionProps = {
     ...rest,
     role: 'status',

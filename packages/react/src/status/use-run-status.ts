@@ -1,5 +1,6 @@
 import type { ActivityKind } from '@runlight/client';
-import { useMemo } from 'react';
+import { useContext, useMemo } from 'react';
+import { RunlightContext } from '../provider/runlight-context';
 import { useRunStore } from '../provider/use-run-store';
 import { useStoreSelector } from '../provider/use-store-selector';
 import {
@@ -24,6 +25,17 @@ export interface RunStatusInfo extends RunStatusView, ActivityDescription {
   readonly retry: RetrySchedule | undefined;
   /** The labels in use (the defaults merged with yours), for the texts around the status. */
   readonly labels: RunStatusLabels;
+  /** Whether anything recovers a stalled run (the option, else `RunlightProvider`'s). */
+  readonly recovers: boolean;
+}
+
+export interface UseRunStatusOptions {
+  labels?: RunStatusLabelsInput;
+  /**
+   * Whether anything recovers a stalled run; default `RunlightProvider`'s `recovers` (false).
+   * Only then does a stalled run read `labels.stalledRecovering`.
+   */
+  recovers?: boolean;
 }
 
 /** When a retried model request tries again, and which attempt that is. */
@@ -51,10 +63,8 @@ const BUSY = new Set<ActivityKind>([
  * const status = useRunStatus(runId, { labels: { activity: { streaming: 'Schreibt…' } } });
  * const ms = useElapsed(status.since, { until: status.until, clockOffsetMs: status.clockOffsetMs });
  */
-export function useRunStatus(
-  runId: string,
-  options: { labels?: RunStatusLabelsInput } = {},
-): RunStatusInfo {
+export function useRunStatus(runId: string, options: UseRunStatusOptions = {}): RunStatusInfo {
+  const recovers = useRecovers(options.recovers);
   const view = useStoreSelector(
     useRunStore('useRunStatus', runId),
     selectRunStatus,
@@ -64,9 +74,40 @@ export function useRunStatus(
   const failedToLoad = view.activity.kind === 'loading' && view.error !== null;
   const description = failedToLoad
     ? { label: labels.error, detail: undefined }
-    : describeActivity(view.activity, labels);
+    : describeActivity(view.activity, labels, { recovers });
   const busy = !failedToLoad && BUSY.has(view.activity.kind);
-  return { ...view, ...description, failedToLoad, busy, retry: retrySchedule(view), labels };
+  return {
+    ...view,
+    ...description,
+    failedToLoad,
+    busy,
+    retry: retrySchedule(view),
+    labels,
+    recovers,
+  };
+}
+
+/** The options of `useRunStatus` from a component's props, leaving out what is not given. */
+export function statusOptions(
+  labels?: RunStatusLabelsInput,
+  recovers?: boolean,
+): UseRunStatusOptions {
+  return {
+    ...(labels === undefined ? {} : { labels }),
+    ...(recovers === undefined ? {} : { recovers }),
+  };
+}
+
+/**
+ * Whether anything recovers a stalled run: `own` when given, else the nearest
+ * `RunlightProvider`'s `recovers` (false without one).
+ *
+ * @example
+ * const recovers = useRecovers(props.recovers);
+ */
+export function useRecovers(own?: boolean): boolean {
+  const provided = useContext(RunlightContext)?.recovers ?? false;
+  return own ?? provided;
 }
 
 function retrySchedule({ activity }: RunStatusView): RetrySchedule | undefined {

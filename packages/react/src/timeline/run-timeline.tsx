@@ -7,6 +7,7 @@ import { runlightTimelineCss } from '../provider/runlight-css';
 import { renderAsChild } from '../status/as-child';
 import { RunlightStyle } from '../status/operation-indicator';
 import { type RunStatusLabelsInput, resolveRunStatusLabels } from '../status/run-status-labels';
+import { useRecovers } from '../status/use-run-status';
 import { buildRunTimeline, type RunTimelineModel } from './build-run-timeline';
 import { TimelineTable } from './timeline-table';
 import { withRetryWait } from './timeline-words';
@@ -20,6 +21,8 @@ export interface RunTimelineProps extends Omit<HTMLAttributes<HTMLElement>, 'chi
   formatDuration?: (ms: number) => string;
   /** Texts to replace (i18n), the same ones `RunStatus` takes: both word a moment alike. */
   labels?: RunStatusLabelsInput;
+  /** Whether anything recovers a stalled run; default `RunlightProvider`'s `recovers`. */
+  recovers?: boolean;
   /** Leave out the default styles; the data attributes stay for your own. */
   unstyled?: boolean;
   /** Render as the single child element (it receives the table as its content). */
@@ -63,6 +66,7 @@ export function RunTimeline({
   asChild = false,
   caption = 'Where the run spent its time',
   labels,
+  recovers: ownRecovers,
   children,
   traceUrl,
   traceLabel = 'View trace',
@@ -71,6 +75,7 @@ export function RunTimeline({
   const history = useRunHistory(runId);
   const activity = useRunActivity(runId);
   const resolved = useMemo(() => resolveRunStatusLabels(labels), [labels]);
+  const recovers = useRecovers(ownRecovers);
   const built = useMemo(() => buildRunTimeline(history.operations), [history.operations]);
   // The wait before a retry is a moment of the run too: the timeline shows it as the status does.
   const model = useMemo(() => withRetryWait(built, activity), [built, activity]);
@@ -113,6 +118,7 @@ export function RunTimeline({
       loading={history.status === 'loading' && model.rows.length === 0}
       activity={activity}
       labels={resolved}
+      recovers={recovers}
     />
   );
   if (asChild) {

@@ -77,6 +77,7 @@ export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
   loading,
   activity,
   labels,
+  recovers,
 }: {
   model: RunTimelineModel;
   runId: string;
@@ -86,6 +87,8 @@ export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
   /** The run's activity: the rows word the moment as the status does (`timeline-words.ts`). */
   activity: Activity;
   labels: RunStatusLabels;
+  /** Whether anything recovers a stalled run (the in-flight row reads as the status). */
+  recovers: boolean;
 }) {
   const scroller = useRef<HTMLElement>(null);
   const captionId = useId();
@@ -170,7 +173,7 @@ export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
             }
             const words = {
               heading: describeSpanHeading(row.span, labels),
-              result: describeSpanResult(row.span, { activity, labels }),
+              result: describeSpanResult(row.span, { activity, labels, recovers }),
             };
             return row.span.inFlight ? (
               <LiveSpanRow key={row.span.id} span={row.span} runId={runId} {...words} {...place} />

@@ -17,6 +17,8 @@ export interface TimelineMoment {
   /** The run's activity now (`useRunActivity`); without it rows read their records only. */
   readonly activity?: Activity;
   readonly labels?: RunStatusLabels;
+  /** Whether anything recovers a stalled run (see `ActivityContext`); default false. */
+  readonly recovers?: boolean;
 }
 
 const PHASE: Record<TimelineSpan['phase'], string> = {
@@ -56,13 +58,14 @@ export function describeSpanHeading(
  *
  * @example
  * describeSpanResult(span); // 'failed (rate limited) — retried as attempt 2 of the request'
- * describeSpanResult(span, { activity }); // 'The worker stopped responding — recovering'
+ * describeSpanResult(span, { activity }); // 'The worker stopped responding'
+ * describeSpanResult(span, { activity, recovers: true }); // 'The worker stopped responding — recovering'
  */
 export function describeSpanResult(span: TimelineSpan, moment: TimelineMoment = {}): string {
   const labels = moment.labels ?? defaultRunStatusLabels;
   const { activity } = moment;
   if (activity !== undefined && span.inFlight && activity.operation?.id === span.id) {
-    return statusText(describeActivity(activity, labels));
+    return statusText(describeActivity(activity, labels, { recovers: moment.recovers === true }));
   }
   if (span.phase === 'failed') {
     if (activity?.kind === 'failed' && activity.failure?.operationId === span.id) {

@@ -7,6 +7,11 @@ export interface OperationIndicatorProps {
   runId: string;
   /** Texts to replace (i18n); merged over `defaultRunStatusLabels`. */
   labels?: RunStatusLabelsInput;
+  /**
+   * Whether anything recovers a stalled run (then it reads "The worker stopped responding —
+   * recovering"); default `RunlightProvider`'s `recovers`, false.
+   */
+  recovers?: boolean;
   className?: string;
 }
 
@@ -17,8 +22,16 @@ export interface OperationIndicatorProps {
  * @example
  * <OperationIndicator runId={runId} />
  */
-export function OperationIndicator({ runId, labels, className }: OperationIndicatorProps) {
-  const status = useRunStatus(runId, labels === undefined ? {} : { labels });
+export function OperationIndicator({
+  runId,
+  labels,
+  recovers,
+  className,
+}: OperationIndicatorProps) {
+  const status = useRunStatus(runId, {
+    ...(labels === undefined ? {} : { labels }),
+    ...(recovers === undefined ? {} : { recovers }),
+  });
   return (
     <span
       role="img"

@@ -15,6 +15,11 @@ export interface RunStatusPillProps {
   runId: string;
   /** Texts to replace (i18n); merged over `defaultRunStatusLabels`. */
   labels?: RunStatusLabelsInput;
+  /**
+   * Whether anything recovers a stalled run (then it reads "The worker stopped responding —
+   * recovering"); default `RunlightProvider`'s `recovers`, false.
+   */
+  recovers?: boolean;
   className?: string;
 }
 
@@ -26,8 +31,11 @@ export interface RunStatusPillProps {
  * @example
  * <RunStatusPill runId={runId} />
  */
-export function RunStatusPill({ runId, labels, className }: RunStatusPillProps) {
-  const status = useRunStatus(runId, labels === undefined ? {} : { labels });
+export function RunStatusPill({ runId, labels, recovers, className }: RunStatusPillProps) {
+  const status = useRunStatus(runId, {
+    ...(labels === undefined ? {} : { labels }),
+    ...(recovers === undefined ? {} : { recovers }),
+  });
   const tone = toneOf(status);
   return (
     <div

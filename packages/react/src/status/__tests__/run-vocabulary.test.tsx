@@ -59,6 +59,8 @@ interface Moment {
   row: 'in-flight' | 'retry wait' | { operationId: string };
   /** The status's time also appears in that row, as the request's time since its first attempt. */
   requestTime?: boolean;
+  /** `RunlightProvider`'s `recovers`: the deployment recovers stalled runs. */
+  recovers?: boolean;
 }
 
 const MOMENTS: Moment[] = [
@@ -93,12 +95,21 @@ const MOMENTS: Moment[] = [
     row: 'in-flight',
   },
   {
-    name: 'a stalled run (the lease expired while streaming)',
+    name: 'a stalled run where nothing recovers it (the default claims no recovery)',
+    now: 9,
+    operations: [attempt(1, 'first-output', { startedAt: 1, firstOutputAt: 2 })],
+    run: { leaseExpiresAt: at(6) },
+    says: 'The worker stopped responding',
+    row: 'in-flight',
+  },
+  {
+    name: 'a stalled run where recovery runs (RunlightProvider recovers)',
     now: 9,
     operations: [attempt(1, 'first-output', { startedAt: 1, firstOutputAt: 2 })],
     run: { leaseExpiresAt: at(6) },
     says: 'The worker stopped responding — recovering',
     row: 'in-flight',
+    recovers: true,
   },
   ...(
     [
@@ -145,7 +156,11 @@ function setup(moment: Moment) {
   };
   const client = createRunlightClient({ baseUrl: 'http://runlight.test/api', fetch });
   const wrapper = ({ children }: { children?: ReactNode }) => (
-    <RunlightProvider client={client} queryClient={new QueryClient()}>
+    <RunlightProvider
+      client={client}
+      queryClient={new QueryClient()}
+      recovers={moment.recovers ?? false}
+    >
       {children}
     </RunlightProvider>
   );

@@ -36,14 +36,63 @@ describe('a run whose worker stopped responding', () => {
     expect(status.getAttribute('data-activity')).toBe('streaming');
     await advance(10);
     expect(status.getAttribute('data-activity')).toBe('stalled');
+    // Nothing here says recovery runs, so the label claims none.
     expect(status.querySelector('[data-runlight-part="label"]')?.textContent).toBe(
-      'The worker stopped responding — recovering',
+      'The worker stopped responding',
     );
     // Counted from the lease expiry, not from when the page noticed.
     await advance(3_000);
     expect(status.querySelector('[data-runlight-part="elapsed"]')?.textContent).toBe('3.0 s');
     expect(screen.getByTestId('indicator').getAttribute('aria-label')).toBe(
+      'The worker stopped responding',
+    );
+  });
+
+  it('says recovering only where recovery runs: a component prop over the provider', async () => {
+    useFakeClock(at(30));
+    const { wrapper } = harness({
+      json: snapshot(5, {
+        lastOperation: modelRequestOperation('started'),
+        leaseExpiresAt: at(20),
+      }),
+    });
+    render(
+      <>
+        <RunStatus runId={RUN_ID} recovers data-testid="recovers" />
+        <RunStatus runId={RUN_ID} data-testid="default" />
+        <OperationIndicator runId={RUN_ID} recovers data-testid="indicator" />
+      </>,
+      { wrapper },
+    );
+    await settle();
+    const label = (id: string) =>
+      screen.getByTestId(id).querySelector('[data-runlight-part="label"]')?.textContent;
+    expect(label('recovers')).toBe('The worker stopped responding — recovering');
+    expect(label('default')).toBe('The worker stopped responding');
+    expect(screen.getByTestId('indicator').getAttribute('aria-label')).toBe(
       'The worker stopped responding — recovering',
+    );
+  });
+
+  it('takes the recovering label from the labels too (i18n)', async () => {
+    useFakeClock(at(30));
+    const { wrapper } = harness({
+      json: snapshot(5, {
+        lastOperation: modelRequestOperation('started'),
+        leaseExpiresAt: at(20),
+      }),
+    });
+    render(
+      <RunStatus
+        runId={RUN_ID}
+        recovers
+        labels={{ stalledRecovering: 'Worker antwortet nicht — wird übernommen' }}
+      />,
+      { wrapper },
+    );
+    await settle();
+    expect(screen.getByRole('status').textContent).toContain(
+      'Worker antwortet nicht — wird übernommen',
     );
   });
 
