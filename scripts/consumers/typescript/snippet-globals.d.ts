@@ -27,6 +27,7 @@ declare global {
   const sessions: { get(id: string): Promise<{ runs: Set<string> } | null> };
   function getToken(): Promise<string>;
   function Markdown(props: { parts: readonly unknown[] }): ReactNode;
+  function saveToMyDatabase(runId: string, message: unknown): Promise<void>;
   // Names a fragment takes from an earlier snippet ("as above").
   const store: import('@runlight/runtime').AgentRuntimeStore;
   const runtime: import('@runlight/runtime').AgentRuntime;
@@ -38,6 +39,7 @@ declare global {
   const createRunHandlers: typeof import('@runlight/runtime').createRunHandlers;
   const createMultiplexHandlers: typeof import('@runlight/runtime').createMultiplexHandlers;
   const createRunRouter: typeof import('@runlight/runtime').createRunRouter;
+  const createChatStartRoute: typeof import('@runlight/runtime').createChatStartRoute;
   const createRunlightClient: typeof import('@runlight/client').createRunlightClient;
   const createRunlightChatTransport: typeof import('@runlight/ai-sdk').createRunlightChatTransport;
   const RunlightProvider: typeof import('@runlight/react').RunlightProvider;
