@@ -3,7 +3,7 @@ import {
   type LoadedSnapshot,
   type SnapshotLoad,
 } from './connection/fetch-snapshot';
-import { RunHistory } from './history/run-history';
+import type { RunHistoryContext } from './history/run-history';
 import { type ApprovalAnswer, postApprovals, postRunControl } from './run-controls';
 import { RunStore } from './run-store';
 import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
@@ -60,10 +60,12 @@ export interface RunlightClient {
   /** The store of `runId`; one per id, cached for the client's lifetime. */
   run(runId: string): RunStore;
   /**
-   * The operation history of `runId` (one per id), merged with its store's live events. It
-   * reads nothing until something subscribes to it.
+   * Where this client's requests go, with what (its `baseUrl`, `fetch` and headers): what a
+   * reader built on the client — e.g. `runHistoryOf(client, runId)` — sends its own with.
    */
-  history(runId: string): RunHistory;
+  readonly requests: RunHistoryContext;
+  /** Called on every `retry()` (e.g. a history that failed reads again); returns the unsubscribe. */
+  onRetry(listener: () => void): () => void;
   /** `GET {baseUrl}/runs/:id`, validated, with the clock-offset estimate of its round trip. */
   fetchSnapshot(runId: string, options?: { signal?: AbortSignal }): Promise<LoadedSnapshot>;
   /**
@@ -88,7 +90,7 @@ export interface RunlightClient {
   answerApprovals(runId: string, approvals: readonly ApprovalAnswer[]): Promise<void>;
   /**
    * `retry()` on every store of this client (e.g. after signing in again), and a new read of
-   * every history that failed.
+   * every history that failed (`onRetry`).
    */
   retry(): void;
 }
@@ -140,7 +142,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
   };
   const controls = { baseUrl, fetch, requestInit };
   const stores = new Map<string, RunStore>();
-  const histories = new Map<string, RunHistory>();
+  const retryListeners = new Set<() => void>();
   const run = (runId: string): RunStore => {
     let store = stores.get(runId);
     if (store === undefined) {
@@ -151,13 +153,10 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
   };
   return {
     run,
-    history(runId) {
-      let history = histories.get(runId);
-      if (history === undefined) {
-        history = new RunHistory(run(runId), { baseUrl, fetch, requestInit });
-        histories.set(runId, history);
-      }
-      return history;
+    requests: { baseUrl, fetch, requestInit },
+    onRetry(listener) {
+      retryListeners.add(listener);
+      return () => retryListeners.delete(listener);
     },
     fetchSnapshot,
     cancel: (runId) => postRunControl(controls, runId, 'cancel', {}),
@@ -172,9 +171,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     },
     retry() {
       for (const store of stores.values()) store.retry();
-      for (const history of histories.values()) {
-        if (history.getState().status === 'error') void history.load();
-      }
+      for (const listener of retryListeners) listener();
     },
   };
 }

@@ -14,6 +14,7 @@ export type { RunlightClientErrorKind } from './errors/runlight-client-error';
 export { RunlightClientError } from './errors/runlight-client-error';
 export type { RunHistoryContext } from './history/run-history';
 export { RunHistory } from './history/run-history';
+export { runHistoryOf } from './history/run-history-of';
 export type { CoveredRevisions, RunHistoryState } from './history/run-history-state';
 export {
   completeThrough,

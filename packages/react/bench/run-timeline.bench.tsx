@@ -1,4 +1,4 @@
-import { createRunlightClient } from '@runlight/client';
+import { createRunlightClient, runHistoryOf } from '@runlight/client';
 import type { RunOperationEvent } from '@runlight/protocol';
 import { QueryClient } from '@tanstack/react-query';
 import { Profiler, type ProfilerOnRenderCallback } from 'react';
@@ -38,7 +38,7 @@ const record = (name: string, value: number) => {
 async function timeline(count: number): Promise<void> {
   // The last request is in flight: its bar grows on the elapsed clock's ticks.
   const { client, runId } = clientFor(count, true);
-  const history = client.history(runId);
+  const history = runHistoryOf(client, runId);
   // Load first, so the measured commit is the render of `count` rows, not the fetch.
   const unsubscribe = history.subscribe(() => {});
   while (history.getState().status !== 'ready') await nextTask();

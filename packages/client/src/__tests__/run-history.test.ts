@@ -8,6 +8,7 @@ import {
 } from '@runlight/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
+import { runHistoryOf } from '../history/run-history-of';
 import { FakeServer, sse } from './fake-server';
 
 const op = (revision: number, step: number) =>
@@ -78,7 +79,7 @@ describe('RunHistory', () => {
           : new Response(null, { status: 401 });
       },
     });
-    const history = client.history(RUN_ID);
+    const history = runHistoryOf(client, RUN_ID);
     cleanups.push(history.subscribe(() => {}));
     await settle();
     expect(history.getState().status).toBe('error');
@@ -97,7 +98,7 @@ describe('RunHistory', () => {
   it('reads nothing until subscribed, then one page, then follows live events', async () => {
     const log = [op(2, 0), op(3, 0)];
     const { server, pages, client } = setup(log, 3);
-    const history = client.history(RUN_ID);
+    const history = runHistoryOf(client, RUN_ID);
     const unsubscribeStore = client.run(RUN_ID).subscribe(() => {});
     cleanups.push(unsubscribeStore);
     await settle();
@@ -117,7 +118,7 @@ describe('RunHistory', () => {
   it('after a reset that skips revisions, reads the hole once; every operation once, in order', async () => {
     const log = [op(2, 0), op(3, 0), op(5, 1), op(6, 1)];
     const { server, pages, client } = setup(log, 3);
-    const history = client.history(RUN_ID);
+    const history = runHistoryOf(client, RUN_ID);
     cleanups.push(history.subscribe(() => {}));
     await settle();
     expect(pages).toEqual([0]);

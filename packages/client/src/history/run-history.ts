@@ -34,7 +34,7 @@ export interface RunHistoryContext {
  * jumps past what it knows (a reset or gap reload skips events).
  *
  * @example
- * const history = client.history('run-1');
+ * const history = runHistoryOf(client, 'run-1');
  * const unsubscribe = history.subscribe(() => draw(history.getState().operations));
  */
 export class RunHistory {

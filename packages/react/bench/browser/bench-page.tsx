@@ -1,4 +1,4 @@
-import { createRunlightClient, type RunlightClient } from '@runlight/client';
+import { createRunlightClient, type RunlightClient, runHistoryOf } from '@runlight/client';
 import type { RunOperationEvent } from '@runlight/protocol';
 import { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -73,7 +73,7 @@ async function loadedClient(count: number, inFlight: boolean): Promise<Mounted> 
   const { events, runId } = run;
   const server = fakeRunServerWithHistory(run);
   const client = createRunlightClient({ baseUrl: 'http://bench.test/api', fetch: server.fetch });
-  const history = client.history(runId);
+  const history = runHistoryOf(client, runId);
   const unsubscribe = history.subscribe(() => {});
   while (history.getState().status !== 'ready') await nextTask();
   // Keep the history subscribed until the timeline subscribes (no detach in between).

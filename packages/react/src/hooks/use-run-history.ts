@@ -1,4 +1,4 @@
-import type { RunHistoryState } from '@runlight/client';
+import { type RunHistoryState, runHistoryOf } from '@runlight/client';
 import { useSyncExternalStore } from 'react';
 import { useRunlight } from '../provider/runlight-context';
 
@@ -13,6 +13,6 @@ import { useRunlight } from '../provider/runlight-context';
  */
 export function useRunHistory(runId: string): RunHistoryState {
   const { client } = useRunlight('useRunHistory');
-  const history = client.history(runId);
+  const history = runHistoryOf(client, runId);
   return useSyncExternalStore(history.subscribe, history.getState, history.getState);
 }
