@@ -26,13 +26,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
 import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
 import { writeSnippets } from './snippets';
+import { sh, step, timings } from './steps';
 
-const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATES = join(ROOT, 'scripts', 'consumers');
 const CHECKOUT = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
@@ -46,34 +45,6 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const wants = (check: string) => only === undefined || only.includes(check);
-const timings: [string, number][] = [];
-
-async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  process.stdout.write(`▸ ${name}\n`);
-  try {
-    return await work();
-  } finally {
-    const seconds = (performance.now() - started) / 1000;
-    timings.push([name, seconds]);
-    process.stdout.write(`  ${name}: ${seconds.toFixed(1)} s\n`);
-  }
-}
-
-/** Runs a command; on failure prints its output and throws. */
-async function sh(command: string, commandArgs: string[], cwd: string, env: object = {}) {
-  try {
-    return await run(command, commandArgs, {
-      cwd,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string };
-    process.stderr.write(`${failed.stdout ?? ''}${failed.stderr ?? ''}`);
-    throw new Error(`${command} ${commandArgs.join(' ')} failed in ${cwd}`);
-  }
-}
 
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 const scratchBin = (name: string) => join(SCRATCH, 'node_modules', '.bin', name);

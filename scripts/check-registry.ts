@@ -15,7 +15,7 @@
  * `--skip-build` reuses the packages' `dist/`; `--browser-only` reuses the last scratch app and
  * its `next build` (to iterate on the browser checks).
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -23,11 +23,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { expectGallery, expectKeyboardPaths } from './registry-gallery';
+import { sh, step, timings } from './steps';
 
-const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATE = join(ROOT, 'scripts', 'registry-app');
 const PACKED = ['protocol', 'client', 'react'] as const;
@@ -54,33 +53,6 @@ const APP_DEPENDENCIES: Record<string, string> = {
   '@types/react': '^19.0.0',
   '@types/react-dom': '^19.0.0',
 };
-
-const timings: [string, number][] = [];
-async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  process.stdout.write(`▸ ${name}\n`);
-  try {
-    return await work();
-  } finally {
-    const seconds = (performance.now() - started) / 1000;
-    timings.push([name, seconds]);
-    process.stdout.write(`  ${name}: ${seconds.toFixed(1)} s\n`);
-  }
-}
-
-async function sh(command: string, args: string[], cwd: string, env: object = {}) {
-  try {
-    return await run(command, args, {
-      cwd,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string };
-    process.stderr.write(`${failed.stdout ?? ''}${failed.stderr ?? ''}`);
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
-  }
-}
 
 async function pack(): Promise<Record<string, string>> {
   await rm(TARBALLS, { recursive: true, force: true });

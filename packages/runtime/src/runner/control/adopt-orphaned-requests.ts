@@ -12,6 +12,9 @@ import {
 } from './apply-control-request';
 import { answerApprovals, pendingApprovalIds } from './approval-answers';
 
+/** A claim of a run nobody leases that has not taken effect after this long is claimed again. */
+export const ORPHAN_CLAIM_MS = 5_000;
+
 /** A pending request waits this long for the process that paused its run before recovery adopts it. */
 export const DEFAULT_ADOPT_AFTER_MS = 2_000;
 
@@ -67,8 +70,9 @@ export async function adoptOrphanedRequests(
   if (!requests?.tracksEffects) return [];
   const orphans = await requests.stale({
     pendingForMs: options.adoptAfterMs ?? DEFAULT_ADOPT_AFTER_MS,
-    // A claim whose effect is unknown for a whole lease: its claimer is gone.
-    claimedForMs: deps.leaseMs,
+    // A claim of a run nobody leases whose effect is still unknown: a live claimer would hold
+    // the lease by now. Claiming it again is safe either way (the acquire decides who runs it).
+    claimedForMs: Math.min(deps.leaseMs, ORPHAN_CLAIM_MS),
     limit: options.limit ?? 32,
   });
   return Promise.all(orphans.map((request) => adopt(deps, options.resolveRun, request)));
