@@ -11,16 +11,20 @@ import { DurableReader } from './durable-reader';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { openRedisConnection, type RedisConnection } from './redis-connection';
 import { RunDelivery } from './run-delivery';
-import { decodeEntry } from './stream-entry';
+import { decodeControl, decodeEntry } from './stream-entry';
 import { type StreamEntry, StreamReader } from './stream-reader';
 import { StreamWriter } from './stream-writer';
 
 export interface RedisEventBusOptions {
   /**
    * Where the durable facts are: the deployment's store (e.g. on PostgreSQL). Only pointers to
-   * durable events travel through Redis; a receiver reads the events themselves here.
+   * durable events travel through Redis; a receiver reads the events themselves here. Each
+   * control request this store object records (a gateway's cancel, an approval answer) is
+   * announced on the control stream (`notifyControlRequest`), so the process executing the
+   * run reads it at once instead of on its next poll.
    */
-  store: Pick<AgentRuntimeStore, 'readEvents'>;
+  store: Pick<AgentRuntimeStore, 'readEvents'> &
+    Partial<Pick<AgentRuntimeStore, 'controlRequests'>>;
   /** `redis[s]://[[user][:password]@]host[:port][/db]`. Default node-redis's, localhost:6379. */
   url?: string | undefined;
   /** Further node-redis options (TLS, a password, a socket path) for both connections. */
@@ -71,6 +75,13 @@ export interface RedisEventBus extends RunEventBus {
   health(): RunEventSourceHealth;
   onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void;
   /**
+   * Tells every process of the deployment that a control request of `runId` was recorded (an
+   * entry on `<keyPrefix>control`); called for each request the `store` option records.
+   */
+  notifyControlRequest(runId: string): void;
+  /** Called with the run id when another process announced a control request. */
+  onControlRequest(listener: (runId: string) => void): () => void;
+  /**
    * Sends what is pending (what Redis does not take within `livenessTimeoutMs` is dropped and
    * reported), then ends both connections.
    */
@@ -117,6 +128,9 @@ class RedisEventBusImpl implements RedisEventBus {
   readonly #writer: StreamWriter;
   readonly #reader: StreamReader;
   readonly #wakeKey: string;
+  readonly #controlKey: string;
+  readonly #controlListeners = new Set<(runId: string) => void>();
+  readonly #unsubscribeStore: (() => void) | undefined;
   /** Runs this process publishes for (until `endRun`): their buffers outlive their watchers. */
   readonly #local = new Set<string>();
   /** Runs someone here listens to: their streams are read. */
@@ -129,6 +143,7 @@ class RedisEventBusImpl implements RedisEventBus {
     this.instanceId = options.instanceId ?? randomUUID();
     this.#prefix = `${options.keyPrefix ?? 'runlight:'}run:`;
     this.#wakeKey = `${options.keyPrefix ?? 'runlight:'}wake:${this.instanceId}`;
+    this.#controlKey = `${options.keyPrefix ?? 'runlight:'}control`;
     this.#onError = options.onError ?? (() => {});
     const { store } = options;
     this.#durable = new DurableReader(store);
@@ -157,14 +172,20 @@ class RedisEventBusImpl implements RedisEventBus {
     this.#reader = new StreamReader({
       createConnection: () => connection(false),
       wakeKey: this.#wakeKey,
+      controlKey: this.#controlKey,
       blockMs: options.livenessIntervalMs ?? 5_000,
       timeoutMs: options.livenessTimeoutMs ?? 5_000,
       count: 1_000,
       readIntervalMs: options.readIntervalMs ?? 2,
       onEntries: (key, entries) => this.#receive(key, entries),
+      onControl: (entries) => this.#receiveControl(entries),
       onError: this.#onError,
       onHearingAgain: () => this.#catchUp(),
     });
+    // A cancel or an answer recorded here reaches the process executing the run at once.
+    this.#unsubscribeStore = store.controlRequests?.subscribe((runId) =>
+      this.notifyControlRequest(runId),
+    );
   }
 
   async start(): Promise<void> {
@@ -229,8 +250,20 @@ class RedisEventBusImpl implements RedisEventBus {
     return this.#reader.onHealthChange(listener);
   }
 
+  notifyControlRequest(runId: string): void {
+    if (!this.#closed) this.#writer.control(this.#controlKey, runId);
+  }
+
+  onControlRequest(listener: (runId: string) => void): () => void {
+    this.#controlListeners.add(listener);
+    return () => {
+      this.#controlListeners.delete(listener);
+    };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#unsubscribeStore?.();
     // What Redis cannot take within the liveness timeout (it is down) is dropped, reported.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
@@ -259,6 +292,25 @@ class RedisEventBusImpl implements RedisEventBus {
       else if (message.kind === 'deltas') {
         for (const event of message.events) this.#delivery.remoteDelta(event);
       } else this.#delivery.remotePointer(message.pointer);
+    }
+  }
+
+  #receiveControl(entries: readonly StreamEntry[]): void {
+    if (this.#closed) return;
+    for (const [, fields] of entries) {
+      const message = decodeControl(fields);
+      if ('error' in message) this.#onError(message.error);
+      else if (message.instanceId === this.instanceId)
+        continue; // the store's own notification woke this process's runtime already
+      else {
+        for (const listener of [...this.#controlListeners]) {
+          try {
+            listener(message.runId);
+          } catch (error) {
+            this.#onError(error);
+          }
+        }
+      }
     }
   }
 

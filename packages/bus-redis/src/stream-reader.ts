@@ -10,6 +10,11 @@ export interface StreamReaderOptions {
   createConnection(): RedisConnection;
   /** This reader's wake-up stream: an entry there makes a blocked `XREAD` return. */
   wakeKey: string;
+  /**
+   * The deployment's control stream (every process reads it): read from its last entry at
+   * `start` on, each entry handed to `onControl`.
+   */
+  controlKey: string;
   /** How long one `XREAD` blocks: every reply, even an empty one, proves the connection hears. */
   blockMs: number;
   /** How much longer than `blockMs` a reply may take before the connection counts as lost. */
@@ -23,6 +28,7 @@ export interface StreamReaderOptions {
    */
   readIntervalMs: number;
   onEntries(key: string, entries: readonly StreamEntry[]): void;
+  onControl(entries: readonly StreamEntry[]): void;
   onError(error: unknown): void;
   /** A reply came back after a loss: what was published meanwhile may be missing. */
   onHearingAgain(): void;
@@ -35,7 +41,8 @@ const MAX_RETRY_MS = 5_000;
  * The fan-in of one process: a single `XREAD BLOCK` over the streams of every run followed
  * here, each from the id of the last entry read (catch-up by entry id after any pause), plus
  * the reader's wake-up stream, written to when a run starts being followed so the next read
- * names it.
+ * names it, and the deployment's control stream (a control request was recorded somewhere),
+ * read from its last entry when the reader started.
  *
  * Liveness: a reply (entries, or none after `blockMs`) must come within `blockMs + timeoutMs`.
  * A socket error, a failed read or a late reply makes `health` `deaf` (reported to `onError`);
@@ -48,6 +55,8 @@ export class StreamReader {
   readonly #cursors = new Map<string, string>();
   /** The wake-up stream is this reader's alone: from its start. */
   #wakeId = '0-0';
+  /** Set at `start`: what was recorded before this process started is not its news. */
+  #controlId = '0-0';
   #connection: RedisConnection | null = null;
   #health: RunEventSourceHealth = 'live';
   readonly #healthListeners = new Set<(health: RunEventSourceHealth) => void>();
@@ -75,6 +84,19 @@ export class StreamReader {
     const connection = this.#create();
     try {
       await this.#within(connection.connect(), this.#options.timeoutMs, 'connecting');
+      const [last] = await this.#within(
+        connection.command<StreamEntry[]>([
+          'XREVRANGE',
+          this.#options.controlKey,
+          '+',
+          '-',
+          'COUNT',
+          '1',
+        ]),
+        this.#options.timeoutMs,
+        'reading the control stream',
+      );
+      if (last !== undefined) this.#controlId = last[0];
     } catch (error) {
       connection.destroy();
       throw error;
@@ -129,8 +151,8 @@ export class StreamReader {
           await this.#create().connect();
           continue;
         }
-        const keys = [this.#options.wakeKey, ...this.#cursors.keys()];
-        const ids = [this.#wakeId, ...this.#cursors.values()];
+        const keys = [this.#options.wakeKey, this.#options.controlKey, ...this.#cursors.keys()];
+        const ids = [this.#wakeId, this.#controlId, ...this.#cursors.values()];
         const reply = await this.#within(
           connection.command<[string, StreamEntry[]][] | null>([
             'XREAD',
@@ -180,10 +202,15 @@ export class StreamReader {
       this.#wakeId = last[0];
       return;
     }
-    if (!this.#cursors.has(key)) return; // unfollowed meanwhile
-    this.#cursors.set(key, last[0]);
+    if (key !== this.#options.controlKey && !this.#cursors.has(key)) return; // unfollowed meanwhile
     try {
-      this.#options.onEntries(key, entries);
+      if (key === this.#options.controlKey) {
+        this.#controlId = last[0];
+        this.#options.onControl(entries);
+      } else {
+        this.#cursors.set(key, last[0]);
+        this.#options.onEntries(key, entries);
+      }
     } catch (error) {
       this.#options.onError(error);
     }

@@ -1,6 +1,6 @@
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import type { RedisConnection } from './redis-connection';
-import { encodeDeltas, encodePointer } from './stream-entry';
+import { encodeControl, encodeDeltas, encodePointer } from './stream-entry';
 
 /** Deltas one entry carries at most (a stream's `MAXLEN` counts entries). */
 const MAX_DELTAS_PER_ENTRY = 256;
@@ -105,6 +105,23 @@ export class StreamWriter {
   wake(key: string): void {
     this.#command(['XADD', key, 'MAXLEN', '~', '16', '*', 'w', '1']);
     this.#command(['EXPIRE', key, '3600']);
+  }
+
+  /**
+   * An entry on the deployment's control stream: a control request of `runId` was recorded.
+   * Sent at once (not with the turn's events): the process executing the run is waiting.
+   */
+  control(key: string, runId: string): void {
+    this.#command([
+      'XADD',
+      key,
+      'MAXLEN',
+      '~',
+      '1000',
+      '*',
+      ...encodeControl(this.#options.instanceId, runId),
+    ]);
+    this.#command(['EXPIRE', key, '86400']);
   }
 
   /** Resolves once Redis answered every command sent so far (they are answered in order). */
