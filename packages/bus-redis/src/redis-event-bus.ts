@@ -8,6 +8,7 @@ import type {
 } from '@runlight/runtime';
 import type { RedisClientOptions } from 'redis';
 import { DurableReader } from './durable-reader';
+import { OutageReport } from './outage-report';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { openRedisConnection, type RedisConnection } from './redis-connection';
 import { RunDelivery } from './run-delivery';
@@ -55,11 +56,17 @@ export interface RedisEventBusOptions {
    * runs are). Adds at most this much to a delta's delivery. Default 2 ms; 0 reads again at once.
    */
   readIntervalMs?: number;
-  /** Commands the sending connection queues while Redis is unreachable. Default 100 000. */
+  /**
+   * Commands the sending connection queues while Redis is unreachable; past it what a command
+   * carries is dropped (counted in the outage's `droppedDeltas`). Default 100 000.
+   */
   maxQueuedCommands?: number;
   /**
-   * Hears every socket error of both connections, failed writes and reads, late replies,
-   * entries that do not parse and events a pointer names that the store lacks.
+   * Hears a Redis outage twice — a `RedisBusOutageError` when it starts (the first socket
+   * error, failed command or read, or late reply, as `cause`) and one when both connections
+   * reach Redis again (its duration, the live deltas and durable pointers it dropped, the
+   * failures it absorbed) — and, one by one, entries that do not parse, events a pointer names
+   * that the store lacks, listeners that throw and a `close` that could not send everything.
    */
   onError?: (error: unknown) => void;
 }
@@ -122,6 +129,7 @@ class RedisEventBusImpl implements RedisEventBus {
   readonly instanceId: string;
   readonly #prefix: string;
   readonly #onError: (error: unknown) => void;
+  readonly #outage: OutageReport;
   readonly #delivery: RunDelivery;
   readonly #durable: DurableReader;
   readonly #sending: RedisConnection;
@@ -145,6 +153,7 @@ class RedisEventBusImpl implements RedisEventBus {
     this.#wakeKey = `${options.keyPrefix ?? 'runlight:'}wake:${this.instanceId}`;
     this.#controlKey = `${options.keyPrefix ?? 'runlight:'}control`;
     this.#onError = options.onError ?? (() => {});
+    this.#outage = new OutageReport(this.#onError);
     const { store } = options;
     this.#durable = new DurableReader(store);
     this.#delivery = new RunDelivery(
@@ -159,7 +168,8 @@ class RedisEventBusImpl implements RedisEventBus {
         maxQueued: options.maxQueuedCommands ?? 100_000,
       });
     this.#sending = connection(true);
-    this.#sending.onLoss(this.#onError);
+    this.#sending.onLoss((error) => this.#outage.fail('sending', error));
+    this.#sending.onReady(() => this.#outage.up('sending'));
     this.#writer = new StreamWriter({
       connection: this.#sending,
       keyOf: (runId) => this.#prefix + runId,
@@ -167,7 +177,11 @@ class RedisEventBusImpl implements RedisEventBus {
       maxStreamLength: options.maxStreamLength ?? 10_000,
       activeTtlSeconds: options.activeRunTtlSeconds ?? 86_400,
       endedTtlSeconds: options.endedRunTtlSeconds ?? 600,
-      onError: this.#onError,
+      onFailure: (error, deltas, pointers) => {
+        this.#outage.fail('sending', error);
+        this.#outage.dropped(deltas, pointers);
+      },
+      onSent: () => this.#outage.up('sending'),
     });
     this.#reader = new StreamReader({
       createConnection: () => connection(false),
@@ -180,7 +194,11 @@ class RedisEventBusImpl implements RedisEventBus {
       onEntries: (key, entries) => this.#receive(key, entries),
       onControl: (entries) => this.#receiveControl(entries),
       onError: this.#onError,
-      onHearingAgain: () => this.#catchUp(),
+      onLoss: (error) => this.#outage.fail('reading', error),
+      onHearingAgain: () => {
+        this.#outage.up('reading');
+        this.#catchUp();
+      },
     });
     // A cancel or an answer recorded here reaches the process executing the run at once.
     this.#unsubscribeStore = store.controlRequests?.subscribe((runId) =>

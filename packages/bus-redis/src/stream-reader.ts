@@ -1,6 +1,6 @@
 import type { RunEventSourceHealth } from '@runlight/runtime';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
-import type { RedisConnection } from './redis-connection';
+import { type RedisConnection, reconnectDelayMs } from './redis-connection';
 
 /** One entry of an `XREAD` reply: its id and its flat field-value pairs. */
 export type StreamEntry = [id: string, fields: string[]];
@@ -29,13 +29,13 @@ export interface StreamReaderOptions {
   readIntervalMs: number;
   onEntries(key: string, entries: readonly StreamEntry[]): void;
   onControl(entries: readonly StreamEntry[]): void;
+  /** Anything that went wrong but a loss (an entry a handler could not take). */
   onError(error: unknown): void;
+  /** A socket error, a failed read or a late reply: the reader is deaf until `onHearingAgain`. */
+  onLoss(error: unknown): void;
   /** A reply came back after a loss: what was published meanwhile may be missing. */
   onHearingAgain(): void;
 }
-
-const FIRST_RETRY_MS = 50;
-const MAX_RETRY_MS = 5_000;
 
 /**
  * The fan-in of one process: a single `XREAD BLOCK` over the streams of every run followed
@@ -46,9 +46,11 @@ const MAX_RETRY_MS = 5_000;
  *
  * Liveness: a reply (entries, or none after `blockMs`) must come within `blockMs + timeoutMs`.
  * A socket error, a failed read or a late reply makes `health` `deaf` (reported to `onError`);
- * a late one also replaces the connection (a hung server, a half-open socket). Reads are
- * retried with backoff, forever; the first reply after a loss makes it `live` and calls
- * `onHearingAgain`.
+ * a late one also replaces the connection (a hung server, a half-open socket). A read is
+ * retried as soon as its connection is ready again (node-redis reconnects with
+ * `reconnectDelayMs`, at most `RECONNECT_DELAY_CAP_MS` apart), on a ready connection after the
+ * same backoff, forever; the first reply after a loss makes it `live` and calls
+ * `onHearingAgain`. So a reader hears again at most one capped delay after Redis is back.
  */
 export class StreamReader {
   readonly #options: StreamReaderOptions;
@@ -142,7 +144,7 @@ export class StreamReader {
 
   async #read(): Promise<void> {
     const { blockMs, timeoutMs, count } = this.#options;
-    let delay = FIRST_RETRY_MS;
+    let failures = 0;
     while (!this.#closed) {
       const connection = this.#connection;
       try {
@@ -168,7 +170,7 @@ export class StreamReader {
           'a blocking XREAD',
         );
         if (this.#closed) return;
-        delay = FIRST_RETRY_MS;
+        failures = 0;
         if (this.#health === 'deaf') {
           this.#setHealth('live');
           this.#options.onHearingAgain();
@@ -189,8 +191,11 @@ export class StreamReader {
           connection?.destroy();
           this.#connection = null;
         }
-        await this.#sleep(delay);
-        delay = Math.min(delay * 2, MAX_RETRY_MS);
+        const current = this.#connection;
+        if (current !== null && current === connection && !current.isReady()) {
+          // Reconnecting: read again the moment it is ready (its backoff is capped).
+          await this.#untilReady(current, blockMs + timeoutMs);
+        } else await this.#sleep(reconnectDelayMs(failures++));
       }
     }
   }
@@ -218,7 +223,7 @@ export class StreamReader {
 
   #lost(error: unknown): void {
     if (this.#closed) return;
-    this.#options.onError(error);
+    this.#options.onLoss(error);
     this.#setHealth('deaf');
   }
 
@@ -232,6 +237,22 @@ export class StreamReader {
         this.#options.onError(error);
       }
     }
+  }
+
+  /**
+   * Resolves when `connection` is ready again, at once on `close`, or after `ms` (the loop
+   * then tries again: a connection that stopped reconnecting fails fast and is waited on anew).
+   */
+  #untilReady(connection: RedisConnection, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        stopHearing();
+        stopTimer();
+        resolve();
+      };
+      const stopHearing = connection.onReady(done);
+      const stopTimer = this.#timer(ms, done);
+    });
   }
 
   #sleep(ms: number): Promise<void> {
