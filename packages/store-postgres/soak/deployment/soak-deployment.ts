@@ -7,19 +7,31 @@
  * outage, `pg_terminate_backend` of every connection, the LISTEN backend of a gateway stopped
  * 10 s, SIGKILL and SIGSTOP of the runner, a rolling runner restart. Cancels and approval
  * answers go to the gateways (each approval to both at once: exactly one may be accepted).
+ * Live events travel on PostgreSQL's LISTEN/NOTIFY bus, or with `--bus redis` on the Redis
+ * Streams bus (`@runlight/bus-redis`, `REDIS_URL` or 127.0.0.1:6379, keys under a prefix of the
+ * soak's own, deleted after; the store stays on PostgreSQL, so every fault above still applies —
+ * `listen-freeze` then stops a LISTEN connection no event travels on).
  *
  * After each wave it checks: no process exited unless the soak killed it; every run ended in
  * exactly one terminal state, the expected one, within lease + 10 s of the fault clearing; no
  * committed text lost (every text sampled from the database is a prefix of the final one);
  * every watcher on every gateway shows the end and exactly the stored text (no gap, no glued
  * text); every cancel and approval took effect exactly once; no write after a fencing loss.
+ * Figures per wave: the last run's end after the fault cleared, the longest hand-off → takeover,
+ * the longest cancel → `cancelled` (sent to a gateway just before the fault: how fast the bus
+ * wakes the runner — a few hundred ms — unless the fault stops the runner or the store first,
+ * when it waits for the takeover); with `--rounds` above 1, each fault's spread across rounds
+ * (min / median / max), e.g. `--faults runner-sigkill --rounds 6` for six takeovers in a row.
  *
  *   pnpm soak:deployment                 # full size: 16 runs per wave, every fault twice
  *   pnpm soak:deployment --size small    # 4 runs per wave, every fault once (pnpm test:soak)
+ *   pnpm soak:deployment --size small --bus redis            # the same on the Redis bus
+ *   pnpm soak:deployment --faults runner-sigkill --rounds 6  # one fault, six times over
  *   pnpm soak:deployment --faults outage-10s,runner-sigkill --runs 8
  *
  * Needs PostgreSQL at 127.0.0.1:5432 (PGPORT moves it), database `test`, trust auth; uses a
- * fresh schema and drops it. Exits 1 on any violation.
+ * fresh schema and drops it (and Redis with `--bus redis`). `--if-server` skips (exit 0) when a
+ * server does not answer. Exits 1 on any violation.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -30,8 +42,12 @@ import { createPostgresDriver } from '../../src/postgres-driver';
 import { type ControlLog, checkRun, outcomeOf } from './checks';
 import { FAULTS, type Fault, inject } from './faults';
 import { createFleet } from './fleet';
+import { SOAK_BUSES, type SoakBus } from './open-bus';
 import { startPgProxy } from './pg-proxy';
+import { dropRedisKeys, redisCommand } from './redis-admin';
+import { printReport, type WaveFigures } from './report';
 import { runIdOf } from './scenarios';
+import { deferred, waitUntil } from './wait';
 import { createWatcher, sampleCommittedText, selectMessage, textOf } from './watchers';
 
 const { values } = parseArgs({
@@ -40,6 +56,8 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     rounds: { type: 'string' },
     faults: { type: 'string' },
+    // Where live events travel: PostgreSQL's LISTEN/NOTIFY bus or the Redis Streams bus.
+    bus: { type: 'string', default: 'postgres' },
     // Longer than the 10 s outage, as the runtime's default 30 s lease is: an outage shorter
     // than the lease loses no run (a shorter `--lease-ms` makes the outage waves end runs).
     'lease-ms': { type: 'string', default: '15000' },
@@ -53,6 +71,9 @@ const rounds = Number(values.rounds ?? (small ? 1 : 2));
 const leaseMs = Number(values['lease-ms']);
 const faults = (values.faults?.split(',') ?? [...FAULTS]) as Fault[];
 for (const fault of faults) if (!FAULTS.includes(fault)) throw new Error(`Unknown fault ${fault}`);
+const bus = values.bus as SoakBus;
+if (!SOAK_BUSES.includes(bus)) throw new Error(`Unknown bus ${bus} (${SOAK_BUSES.join(', ')})`);
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const host = '127.0.0.1';
 const port = Number(process.env.PGPORT ?? 5432);
@@ -81,10 +102,19 @@ const connected = await connectAdmin().catch((error: unknown) => {
   log(`skipped: ${(error as Error).message}`);
   process.exit(0);
 });
+if (bus === 'redis') {
+  await redisCommand(redisUrl, ['PING']).catch(async (error: unknown) => {
+    if (!values['if-server']) throw error;
+    log(`skipped: Redis at ${redisUrl}: ${(error as Error).message}`);
+    await connected.admin.end();
+    process.exit(0);
+  });
+}
 const { admin, user } = connected;
 const id = randomBytes(3).toString('hex');
 const schema = `rl_soak_${id}`;
 const appPrefix = `soak-${id}-`;
+const redisPrefix = `runlight:soak:${id}:`;
 await migrate(admin, { schema });
 await admin.query(
   `CREATE TABLE "${schema}".soak_effects (key text PRIMARY KEY, count int NOT NULL)`,
@@ -96,20 +126,18 @@ const fleet = createFleet({
   RUNLIGHT_SCHEMA: schema,
   SOAK_LEASE_MS: String(leaseMs),
   SOAK_APP_PREFIX: appPrefix,
+  SOAK_BUS: bus,
+  SOAK_REDIS_URL: redisUrl,
+  SOAK_REDIS_PREFIX: redisPrefix,
 });
 let runnerCount = 0;
 const nextRunnerName = () => `runner${++runnerCount}`;
 const violations: string[] = [];
 const control: ControlLog = { cancels: new Map(), approvals: new Map() };
-const figures: {
-  fault: Fault;
-  notes: string;
-  runs: number;
-  recoveryMs: number;
-  /** The longest wait from a graceful hand-off (`lease-handed-off`) to the next takeover. */
-  handOffMs: number | null;
-  violations: number;
-}[] = [];
+/** When each cancel was sent to a gateway (the first attempt). */
+const cancelSentAt = new Map<string, number>();
+const figures: WaveFigures[] = [];
+log(`live events on the ${bus} bus`);
 
 try {
   await fleet.start('runner', nextRunnerName());
@@ -169,6 +197,7 @@ try {
       );
       let recoveryMs = 0;
       let handOffMs: number | null = null;
+      let cancelMs: number | null = null;
       for (const runId of runIds) {
         const gap = await handOffGap(runId);
         if (gap !== null) handOffMs = Math.max(handOffMs ?? 0, gap);
@@ -181,6 +210,10 @@ try {
           control,
         });
         violations.push(...checked.violations);
+        const sentAt = cancelSentAt.get(runId);
+        if (sentAt !== undefined && checked.outcome.endedAt !== null) {
+          cancelMs = Math.max(cancelMs ?? 0, checked.outcome.endedAt - sentAt);
+        }
         if (checked.outcome.endedAt !== null) {
           recoveryMs = Math.max(recoveryMs, checked.outcome.endedAt - clearedAt);
           if (checked.outcome.endedAt > deadline) {
@@ -205,10 +238,19 @@ try {
         watchers[index] = createWatcher(gateway.name, gateway.origin!);
       }
       const found = violations.length - before;
-      figures.push({ fault, notes, runs: runIds.length, recoveryMs, handOffMs, violations: found });
+      figures.push({
+        fault,
+        notes,
+        runs: runIds.length,
+        recoveryMs,
+        handOffMs,
+        cancelMs,
+        violations: found,
+      });
       const handOff = handOffMs === null ? '' : `, hand-off to takeover ≤ ${handOffMs} ms`;
+      const cancelled = cancelMs === null ? '' : `, cancel → cancelled ≤ ${cancelMs} ms`;
       log(
-        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing${handOff}, ${found} violations`,
+        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing${handOff}${cancelled}, ${found} violations`,
       );
       for (const line of violations.slice(before, before + 10)) log(`  ✗ ${line}`);
     }
@@ -224,21 +266,10 @@ try {
   await proxy.close();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
   await admin.end();
+  if (bus === 'redis') await dropRedisKeys(redisUrl, redisPrefix).catch(() => {});
 }
 
-console.log(
-  '\nfault                 runs  last end after clearing  hand-off → takeover  violations',
-);
-for (const row of figures) {
-  const handOff = row.handOffMs === null ? '–' : `${row.handOffMs} ms`;
-  console.log(
-    `${row.fault.padEnd(20)} ${String(row.runs).padStart(5)}  ${`${row.recoveryMs} ms`.padStart(23)}  ${handOff.padStart(19)}  ${String(row.violations).padStart(10)}`,
-  );
-}
-console.log(
-  `\n${figures.reduce((sum, row) => sum + row.runs, 0)} runs, ${figures.length} faults in ${((Date.now() - started) / 1000).toFixed(1)} s: ${violations.length} violations`,
-);
-for (const line of violations) console.log(`  ✗ ${line}`);
+printReport(figures, violations, Date.now() - started);
 process.exit(violations.length === 0 ? 0 : 1);
 
 // ---------------------------------------------------------------------------------------------
@@ -276,16 +307,6 @@ async function handOffGap(runId: string): Promise<number | null> {
   return gap;
 }
 
-function deferred() {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
-  return { promise, resolve, reject };
-}
-
 async function isUnderway(runId: string): Promise<boolean> {
   const snapshot = await store.getSnapshot(runId);
   const operation = snapshot.run.lastOperation;
@@ -293,23 +314,6 @@ async function isUnderway(runId: string): Promise<boolean> {
     snapshot.run.status !== 'running' ||
     (operation?.kind === 'model-request' && operation.phase !== 'started')
   );
-}
-
-async function waitUntil(conditions: (() => boolean | Promise<boolean>)[], timeoutMs: number) {
-  const until = Date.now() + Math.max(0, timeoutMs);
-  const open = new Set(conditions);
-  while (open.size > 0 && Date.now() < until) {
-    for (const condition of [...open]) {
-      if (
-        await Promise.resolve()
-          .then(condition)
-          .catch(() => false)
-      )
-        open.delete(condition);
-    }
-    if (open.size > 0) await sleep(100);
-  }
-  return open.size === 0;
 }
 
 function gatewayOrigin(index: number): string {
@@ -341,6 +345,7 @@ function record(map: Map<string, number[]>, runId: string, status: number) {
 }
 
 async function cancel(runId: string, index: number): Promise<void> {
+  cancelSentAt.set(runId, Date.now());
   record(
     control.cancels,
     runId,
