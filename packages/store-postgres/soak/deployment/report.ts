@@ -11,6 +11,8 @@ export interface WaveFigures {
   handOffMs: number | null;
   /** The longest wait from a cancel sent to a gateway to the run's `cancelled` (before the fault). */
   cancelMs: number | null;
+  /** After a Redis outage: from Redis back to the last process saying its bus is back. */
+  busBackMs: number | null;
   violations: number;
 }
 
@@ -30,11 +32,11 @@ export function printReport(
   elapsedMs: number,
 ): void {
   console.log(
-    '\nfault                 runs  last end after clearing  hand-off → takeover  cancel → cancelled  violations',
+    '\nfault                 runs  last end after clearing  hand-off → takeover  cancel → cancelled  bus back  violations',
   );
   for (const row of figures) {
     console.log(
-      `${row.fault.padEnd(20)} ${String(row.runs).padStart(5)}  ${ms(row.recoveryMs).padStart(23)}  ${ms(row.handOffMs).padStart(19)}  ${ms(row.cancelMs).padStart(18)}  ${String(row.violations).padStart(10)}`,
+      `${row.fault.padEnd(20)} ${String(row.runs).padStart(5)}  ${ms(row.recoveryMs).padStart(23)}  ${ms(row.handOffMs).padStart(19)}  ${ms(row.cancelMs).padStart(18)}  ${ms(row.busBackMs).padStart(8)}  ${String(row.violations).padStart(10)}`,
     );
   }
   const byFault = new Map<Fault, WaveFigures[]>();

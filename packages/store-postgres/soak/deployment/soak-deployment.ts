@@ -8,20 +8,23 @@
  * 10 s, SIGKILL and SIGSTOP of the runner, a rolling runner restart. Cancels and approval
  * answers go to the gateways (each approval to both at once: exactly one may be accepted).
  * Live events travel on PostgreSQL's LISTEN/NOTIFY bus, or with `--bus redis` on the Redis
- * Streams bus (`@runlight/bus-redis`, `REDIS_URL` or 127.0.0.1:6379, keys under a prefix of the
- * soak's own, deleted after; the store stays on PostgreSQL, so every fault above still applies —
- * `listen-freeze` then stops a LISTEN connection no event travels on).
+ * Streams bus (`@runlight/bus-redis`) through a `redis-server` the soak starts on a port of its
+ * own. The store stays on PostgreSQL, so every fault above still applies (`listen-freeze` then
+ * stops a LISTEN connection no event travels on), and one more follows: `redis-outage-10s`,
+ * Redis SIGKILLed and started again empty 10 s later.
  *
  * After each wave it checks: no process exited unless the soak killed it; every run ended in
  * exactly one terminal state, the expected one, within lease + 10 s of the fault clearing; no
  * committed text lost (every text sampled from the database is a prefix of the final one);
  * every watcher on every gateway shows the end and exactly the stored text (no gap, no glued
- * text); every cancel and approval took effect exactly once; no write after a fencing loss.
+ * text); every cancel and approval took effect exactly once; no write after a fencing loss;
+ * on the Redis bus, every process reported a Redis outage exactly twice (started, ended).
  * Figures per wave: the last run's end after the fault cleared, the longest hand-off → takeover,
  * the longest cancel → `cancelled` (sent to a gateway just before the fault: how fast the bus
  * wakes the runner — a few hundred ms — unless the fault stops the runner or the store first,
  * when it waits for the takeover); with `--rounds` above 1, each fault's spread across rounds
- * (min / median / max), e.g. `--faults runner-sigkill --rounds 6` for six takeovers in a row.
+ * (min / median / max), e.g. `--faults runner-sigkill --rounds 6` for six takeovers in a row;
+ * after a Redis outage, how long after Redis the last process said its bus was back.
  *
  *   pnpm soak:deployment                 # full size: 16 runs per wave, every fault twice
  *   pnpm soak:deployment --size small    # 4 runs per wave, every fault once (pnpm test:soak)
@@ -30,8 +33,9 @@
  *   pnpm soak:deployment --faults outage-10s,runner-sigkill --runs 8
  *
  * Needs PostgreSQL at 127.0.0.1:5432 (PGPORT moves it), database `test`, trust auth; uses a
- * fresh schema and drops it (and Redis with `--bus redis`). `--if-server` skips (exit 0) when a
- * server does not answer. Exits 1 on any violation.
+ * fresh schema and drops it; `--bus redis` needs `redis-server` on PATH. `--if-server` skips
+ * (exit 0) when PostgreSQL does not answer or there is no `redis-server`. Exits 1 on any
+ * violation.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -39,12 +43,13 @@ import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
 import { migrate } from '../../src/migrate';
 import { createPostgresDriver } from '../../src/postgres-driver';
+import { checkBusReports, markReports } from './bus-reports';
 import { type ControlLog, checkRun, outcomeOf } from './checks';
-import { FAULTS, type Fault, inject } from './faults';
+import { FAULTS, type Fault, inject, REDIS_FAULTS } from './faults';
 import { createFleet } from './fleet';
 import { SOAK_BUSES, type SoakBus } from './open-bus';
 import { startPgProxy } from './pg-proxy';
-import { dropRedisKeys, redisCommand } from './redis-admin';
+import { type SoakRedis, startSoakRedis } from './redis-server';
 import { printReport, type WaveFigures } from './report';
 import { runIdOf } from './scenarios';
 import { deferred, waitUntil } from './wait';
@@ -69,11 +74,13 @@ const small = values.size === 'small';
 const runsPerWave = Number(values.runs ?? (small ? 4 : 16));
 const rounds = Number(values.rounds ?? (small ? 1 : 2));
 const leaseMs = Number(values['lease-ms']);
-const faults = (values.faults?.split(',') ?? [...FAULTS]) as Fault[];
-for (const fault of faults) if (!FAULTS.includes(fault)) throw new Error(`Unknown fault ${fault}`);
 const bus = values.bus as SoakBus;
 if (!SOAK_BUSES.includes(bus)) throw new Error(`Unknown bus ${bus} (${SOAK_BUSES.join(', ')})`);
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const known: readonly Fault[] = bus === 'redis' ? [...FAULTS, ...REDIS_FAULTS] : FAULTS;
+const faults = (values.faults?.split(',') ?? known) as Fault[];
+for (const fault of faults) {
+  if (!known.includes(fault)) throw new Error(`Unknown fault ${fault} on the ${bus} bus`);
+}
 
 const host = '127.0.0.1';
 const port = Number(process.env.PGPORT ?? 5432);
@@ -102,19 +109,19 @@ const connected = await connectAdmin().catch((error: unknown) => {
   log(`skipped: ${(error as Error).message}`);
   process.exit(0);
 });
-if (bus === 'redis') {
-  await redisCommand(redisUrl, ['PING']).catch(async (error: unknown) => {
-    if (!values['if-server']) throw error;
-    log(`skipped: Redis at ${redisUrl}: ${(error as Error).message}`);
-    await connected.admin.end();
-    process.exit(0);
-  });
-}
+const redis: SoakRedis | null =
+  bus === 'redis'
+    ? await startSoakRedis().catch(async (error: unknown) => {
+        if (!values['if-server']) throw error;
+        log(`skipped: no redis-server to start (${(error as Error).message})`);
+        await connected.admin.end();
+        process.exit(0);
+      })
+    : null;
 const { admin, user } = connected;
 const id = randomBytes(3).toString('hex');
 const schema = `rl_soak_${id}`;
 const appPrefix = `soak-${id}-`;
-const redisPrefix = `runlight:soak:${id}:`;
 await migrate(admin, { schema });
 await admin.query(
   `CREATE TABLE "${schema}".soak_effects (key text PRIMARY KEY, count int NOT NULL)`,
@@ -127,8 +134,7 @@ const fleet = createFleet({
   SOAK_LEASE_MS: String(leaseMs),
   SOAK_APP_PREFIX: appPrefix,
   SOAK_BUS: bus,
-  SOAK_REDIS_URL: redisUrl,
-  SOAK_REDIS_PREFIX: redisPrefix,
+  SOAK_REDIS_URL: redis?.url ?? '',
 });
 let runnerCount = 0;
 const nextRunnerName = () => `runner${++runnerCount}`;
@@ -137,7 +143,7 @@ const control: ControlLog = { cancels: new Map(), approvals: new Map() };
 /** When each cancel was sent to a gateway (the first attempt). */
 const cancelSentAt = new Map<string, number>();
 const figures: WaveFigures[] = [];
-log(`live events on the ${bus} bus`);
+log(`live events on the ${bus} bus${redis ? ` (its own redis-server, ${redis.url})` : ''}`);
 
 try {
   await fleet.start('runner', nextRunnerName());
@@ -152,6 +158,7 @@ try {
     for (const fault of faults) {
       wave++;
       const before = violations.length;
+      const marks = markReports(fleet.members.filter((member) => !member.exited));
       const runIds = Array.from({ length: runsPerWave }, (_, index) => runIdOf(wave, index));
       await startRuns(runIds);
       for (const runId of runIds) {
@@ -169,6 +176,7 @@ try {
         fleet,
         proxy,
         admin,
+        redis,
         appPrefix,
         leaseMs,
         nextRunnerName,
@@ -223,6 +231,12 @@ try {
           }
         }
       }
+      const reports = checkBusReports({
+        marks,
+        clearedAt,
+        redisOutage: fault === 'redis-outage-10s',
+      });
+      if (bus === 'redis') violations.push(...reports.violations);
       for (const member of fleet.unexpectedExits()) {
         violations.push(
           `${member.name} exited unasked (${JSON.stringify(member.exited)}): ${member.stderr.slice(-5).join(' | ')}`,
@@ -240,17 +254,21 @@ try {
       const found = violations.length - before;
       figures.push({
         fault,
-        notes,
+        notes: bus === 'redis' ? `${notes}; ${reports.notes}` : notes,
         runs: runIds.length,
         recoveryMs,
         handOffMs,
         cancelMs,
+        busBackMs: reports.backMs,
         violations: found,
       });
       const handOff = handOffMs === null ? '' : `, hand-off to takeover ≤ ${handOffMs} ms`;
       const cancelled = cancelMs === null ? '' : `, cancel → cancelled ≤ ${cancelMs} ms`;
+      const back =
+        reports.backMs === null ? '' : `, every bus back ${reports.backMs} ms after Redis`;
+      const busNotes = bus === 'redis' ? ` (${reports.notes})` : '';
       log(
-        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing${handOff}${cancelled}, ${found} violations`,
+        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing${handOff}${cancelled}${back}, ${found} violations${busNotes}`,
       );
       for (const line of violations.slice(before, before + 10)) log(`  ✗ ${line}`);
     }
@@ -266,7 +284,7 @@ try {
   await proxy.close();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
   await admin.end();
-  if (bus === 'redis') await dropRedisKeys(redisUrl, redisPrefix).catch(() => {});
+  await redis?.stop();
 }
 
 printReport(figures, violations, Date.now() - started);
