@@ -138,7 +138,8 @@ class RedisEventBusImpl implements RedisEventBus {
   readonly #wakeKey: string;
   readonly #controlKey: string;
   readonly #controlListeners = new Set<(runId: string) => void>();
-  readonly #unsubscribeStore: (() => void) | undefined;
+  readonly #store: RedisEventBusOptions['store'];
+  #unsubscribeStore: (() => void) | undefined;
   /** Runs this process publishes for (until `endRun`): their buffers outlive their watchers. */
   readonly #local = new Set<string>();
   /** Runs someone here listens to: their streams are read. */
@@ -155,6 +156,7 @@ class RedisEventBusImpl implements RedisEventBus {
     this.#onError = options.onError ?? (() => {});
     this.#outage = new OutageReport(this.#onError);
     const { store } = options;
+    this.#store = store;
     this.#durable = new DurableReader(store);
     this.#delivery = new RunDelivery(
       (runId, after, upTo) => this.#durable.read(runId, after, upTo),
@@ -200,10 +202,6 @@ class RedisEventBusImpl implements RedisEventBus {
         this.#catchUp();
       },
     });
-    // A cancel or an answer recorded here reaches the process executing the run at once.
-    this.#unsubscribeStore = store.controlRequests?.subscribe((runId) =>
-      this.notifyControlRequest(runId),
-    );
   }
 
   async start(): Promise<void> {
@@ -214,6 +212,10 @@ class RedisEventBusImpl implements RedisEventBus {
       this.#sending.destroy();
       throw error;
     }
+    // A cancel or an answer recorded here reaches the process executing the run at once.
+    this.#unsubscribeStore = this.#store.controlRequests?.subscribe((runId) =>
+      this.notifyControlRequest(runId),
+    );
   }
 
   publish(event: RunEvent): void {

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createAgentRuntime, createAgentRuntimeStore } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { createPostgresDriver, startGateway } from '@runlight/store-postgres';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isStepCount, tool } from 'ai';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { createRedisEventBus } from '../index';
 import { openPostgresStore, postgresUnavailable } from './postgres-store';
 import {
@@ -54,14 +56,14 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
       return { store, bus };
     };
 
-    it('a cancel recorded on the gateway reaches the runner through the bus, not its poll', async () => {
+    /** A runner whose control poll is a minute apart, and a gateway, each its own process. */
+    const openDeployment = async (owner: string) => {
       const runnerSide = await openProcess();
       const gatewaySide = await openProcess();
-      // A poll a minute apart: only the bus can bring the cancel in time.
       const runtime = createAgentRuntime({
         store: runnerSide.store,
         events: runnerSide.bus,
-        owner: 'runner-notified',
+        owner,
         controlPollMs: 60_000,
       });
       closing.push(() => runtime.close());
@@ -71,6 +73,12 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
         authorize: 'public',
       });
       closing.push(() => gateway.close());
+      return { runtime, gateway, gatewayStore: gatewaySide.store };
+    };
+
+    it('a cancel recorded on the gateway reaches the runner through the bus, not its poll', async () => {
+      // A poll a minute apart: only the bus can bring the cancel in time.
+      const { runtime, gateway } = await openDeployment('runner-notified');
       const runId = `redis-notify-${randomBytes(4).toString('hex')}`;
       const text = Array.from({ length: 2_000 }, (_, i) => `w${i} `);
       const run = runtime.startRun({
@@ -92,6 +100,56 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
       // 2,000 tokens at 10 ms would run 20 s, the next poll is a minute away: it ended on the
       // bus's word.
       expect(Date.now() - sent).toBeLessThan(15_000);
+    });
+
+    it('an approval answered on the gateway resumes the run paused on the runner, exactly once, without a poll', async () => {
+      const { runtime, gateway, gatewayStore } = await openDeployment('runner-approve');
+      const runId = `redis-approve-${randomBytes(4).toString('hex')}`;
+      let paid = 0;
+      const pay = tool({
+        inputSchema: z.object({ amount: z.number() }),
+        execute: async ({ amount }) => {
+          paid += 1;
+          return { paid: amount };
+        },
+      });
+      const paused = await runtime.startRun({
+        runId,
+        model: scriptedModel([
+          { toolCalls: [{ toolName: 'pay', input: { amount: 5 } }] },
+          { text: ['paid ', 'five'], tokenMs: 20 },
+        ]),
+        messages: [{ role: 'user', content: 'Pay 5' }],
+        tools: { pay },
+        toolApproval: { pay: 'user-approval' },
+        stopWhen: isStepCount(5),
+      }).done;
+      expect(paused.status).toBe('running');
+      const message = (await gatewayStore.getSnapshot(runId)).assistant?.message;
+      const part = message?.parts.find((candidate) => candidate.type === 'tool-pay') as {
+        approval: { id: string };
+      };
+      const body = JSON.stringify({
+        approvals: [{ approvalId: part.approval.id, approved: true }],
+      });
+      const statuses = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const response = await fetch(`${gateway.origin}/runs/${runId}/approvals`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body,
+          });
+          await response.body?.cancel();
+          return response.status;
+        }),
+      );
+      expect(statuses.sort()).toEqual([202, 409, 409, 409]);
+      // Well before the next poll, a minute away.
+      await vi.waitFor(
+        async () => expect((await gatewayStore.getRun(runId)).status).toBe('completed'),
+        { timeout: 15_000, interval: 50 },
+      );
+      expect(paid).toBe(1);
     });
   },
 );
