@@ -234,6 +234,13 @@ describe('one access policy for every route the router serves', () => {
       createRunRouter({ handlers, ...options } as Parameters<typeof createRunRouter>[0]);
     expect(built({})).toThrow(expect.objectContaining({ problem: 'missing' }));
     expect(built({ authorize: true })).toThrow(expect.objectContaining({ problem: 'invalid' }));
+    // A handlers object's own policy is optional, but what is given must be one.
+    const store = createAgentRuntimeStore(createMemoryDriver());
+    const own = { store, runtime: new RunEventHub(), authorize: 'yes' } as never;
+    expect(() => createRunHandlers(own)).toThrow(expect.objectContaining({ problem: 'invalid' }));
+    expect(() => createMultiplexHandlers(own)).toThrow(
+      expect.objectContaining({ problem: 'invalid' }),
+    );
     try {
       built({})();
     } catch (error) {
