@@ -57,12 +57,18 @@ export function createResume(deps: ResumeDeps): (options: ResumeRunOptions) => R
   const { publishing, executions, paused, launch } = deps;
   /** Runs an answer is waiting to resume (while their pausing execution returns). */
   const waiting = new Set<string>();
+  /** The approval ids each resumed execution in flight answers. */
+  const answering = new Map<string, ReadonlySet<string>>();
 
   function resume({ runId, approvals, ...overrides }: ResumeRunOptions): RunHandle {
     if (deps.closed()) return refused(new RuntimeClosedError(runId));
     const previous = executions.get(runId);
     if (previous) {
-      if (waiting.has(runId)) {
+      // A resumed execution in flight answers these very requests: until its answer checkpoint
+      // lands the stored message still requests them, and waiting for it would wait for the
+      // whole resumed run. Refused now, as is every answer but one waiting for a pause.
+      const inFlight = answering.get(runId);
+      if (waiting.has(runId) || approvals.some((answer) => inFlight?.has(answer.approvalId))) {
         return refused(new ApprovalRefusedError('already_resuming', `Run ${runId} is resuming`));
       }
       return afterPause(runId, previous, approvals, () =>
@@ -76,7 +82,7 @@ export function createResume(deps: ResumeDeps): (options: ResumeRunOptions) => R
     const merged = { ...remembered, ...defined } as Partial<RunExecutionOptions>;
     if (merged.model === undefined || merged.messages === undefined) return notPausedHere(runId);
     const execution = merged as RunExecutionOptions;
-    return launch(runId, execution, async () => {
+    const handle = launch(runId, execution, async () => {
       const snapshot = await publishing.getSnapshot(runId);
       const assistant = snapshot.assistant?.message;
       if (!assistant) throw new TypeError(`Run ${runId} has no assistant message to resume`);
@@ -89,6 +95,16 @@ export function createResume(deps: ResumeDeps): (options: ResumeRunOptions) => R
         messages: [...execution.messages, ...continued],
       };
     });
+    if (executions.get(runId) === handle.done) {
+      const ids = new Set(approvals.map((answer) => answer.approvalId));
+      answering.set(runId, ids);
+      void handle.done
+        .catch(() => {})
+        .finally(() => {
+          if (answering.get(runId) === ids) answering.delete(runId);
+        });
+    }
+    return handle;
   }
 
   /**
