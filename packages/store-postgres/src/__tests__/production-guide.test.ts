@@ -15,6 +15,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRunlightClient, selectMessage } from '@runlight/client';
+import { isTerminalStatus } from '@runlight/protocol';
 import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -104,6 +106,28 @@ const runMigrateBin = (env: Record<string, string>) =>
     child.once('exit', (code) => resolve({ code, output }));
   });
 
+/**
+ * A browser's view: the client follows the run through the gateway, across every hand-off, until
+ * the server ends the stream; the status and assistant text it assembled.
+ */
+function follow(baseUrl: string, runId: string): Promise<{ status: string; text: string }> {
+  const run = createRunlightClient({ baseUrl, headers: READER }).run(runId);
+  return new Promise((resolve, reject) => {
+    const unsubscribe = run.subscribe(() => {
+      const state = run.getState();
+      if (state.connection !== 'closed') return;
+      unsubscribe();
+      if (state.run === null || !isTerminalStatus(state.run.status)) {
+        reject(new Error(state.error?.message ?? 'the stream closed before the run ended'));
+        return;
+      }
+      const parts = selectMessage(state)?.parts ?? [];
+      const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      resolve({ status: state.run.status, text });
+    });
+  });
+}
+
 const textOf = (snapshot: {
   assistant?: { message: { parts: { type: string; text?: string }[] } } | null;
 }) =>
@@ -185,6 +209,8 @@ describe.runIf(serverUnavailable === null)(
           const response = await start(READER);
           expect(response.status).toBe(201);
           const { runId } = (await response.json()) as { runId: string };
+          const watched = follow(`${gateway.origin}/api`, runId);
+          watched.catch(() => {}); // awaited below
           const snapshot = async () => {
             const answer = await fetch(`${gateway.origin}/api/runs/${runId}`, { headers: READER });
             expect(answer.status).toBe(200);
@@ -222,6 +248,8 @@ describe.runIf(serverUnavailable === null)(
           expect(final).toMatchObject({ status: 'completed', failure: null });
           expect(final.text.length).toBeGreaterThan(duringB);
           expect(final.text).toBe(GUIDE_ANSWER);
+          // …and a browser that watched it all through the gateway saw the same.
+          expect(await watched).toEqual({ status: 'completed', text: GUIDE_ANSWER });
 
           // Two hand-offs, each followed by another runner's takeover; the last one finished it.
           const store = createAgentRuntimeStore(createPostgresDriver({ client: admin, schema }));
