@@ -69,32 +69,6 @@ describe('the probes of a deployment process: /health and /ready', () => {
     });
     await gateway.close();
   });
-
-  it('refuses a start that is both executed and forwarded; forwards to no runner as 503 runner_unavailable', async () => {
-    const bus = busThatIs('live');
-    const store = {} as never;
-    await expect(
-      startGateway({ store, bus, start: () => new Response(null), startRunsAt: 'http://x' }),
-    ).rejects.toThrow(TypeError);
-    const gateway = await startGateway({
-      store,
-      bus,
-      authorize: 'public',
-      basePath: '/api',
-      startRunsAt: `http://127.0.0.1:${await closedPort()}`,
-    });
-    try {
-      const response = await fetch(`${gateway.origin}/api/runs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"messages":[]}',
-      });
-      expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ error: { code: 'runner_unavailable' } });
-    } finally {
-      await gateway.close();
-    }
-  });
 });
 
 describe.runIf(serverUnavailable === null)(`/ready on a real database (${serverLabel})`, () => {

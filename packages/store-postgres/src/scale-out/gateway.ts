@@ -57,7 +57,8 @@ export interface GatewayOptions {
    * The runners' internal address (e.g. `http://runners.internal:3002`): the gateway serves
    * `POST {basePath}/runs` by asking its access policy, then forwarding the request to
    * `{startRunsAt}{basePath}/runs` — a runner serving `start` behind the same policy — and
-   * answering with the runner's response (`503 runner_unavailable` when none answers).
+   * answering with the runner's response (a start no runner took is tried again, up to 3 times;
+   * `503 runner_unavailable` when none answers within 10 s). See forward-start.ts.
    */
   startRunsAt?: string | undefined;
   /**
