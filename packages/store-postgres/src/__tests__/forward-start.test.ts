@@ -109,7 +109,13 @@ describe('a gateway forwarding starts to the runners (startRunsAt)', () => {
 
   it('refuses to both execute and forward starts', async () => {
     await expect(
-      startGateway({ store, bus, start: () => new Response(null), startRunsAt: 'http://x' }),
+      startGateway({
+        store,
+        bus,
+        authorize: 'public',
+        start: () => new Response(null),
+        startRunsAt: 'http://x',
+      }),
     ).rejects.toThrow(TypeError);
   });
 });
