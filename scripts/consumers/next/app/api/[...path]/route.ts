@@ -5,8 +5,6 @@
 import { createRunRouter } from '@runlight/runtime';
 import { runlight } from '../../../lib/runlight';
 
-export const dynamic = 'force-dynamic';
-
 const route = createRunRouter({
   handlers: runlight.handlers,
   basePath: '/api',
