@@ -41,6 +41,16 @@ export const SCAFFOLDERS: Record<ScaffoldKind, (dir: string) => [string, string[
   ],
 };
 
+/**
+ * Components a package README shows that a new app pastes as they are: compiled with the app's
+ * own build (the Vite template's `tsc -b`, `noUnusedLocals` and `noUnusedParameters` on), after
+ * that README's install lines. Not rendered: the guides' pages are.
+ */
+const EXTRAS: Record<ScaffoldKind, { readme: string; block: RegExp; file: string }[]> = {
+  next: [],
+  vite: [{ readme: 'packages/ai-sdk/README.md', block: /^'use client';/, file: 'src/Chat.tsx' }],
+};
+
 /** The `npm install` lines of the guide's `sh` blocks, in order, comments dropped. */
 export function guideInstallLines(markdown: string): string[][] {
   const lines: string[][] = [];
@@ -136,9 +146,18 @@ export async function scaffoldApp(
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.body);
   }
+  for (const extra of EXTRAS[kind]) {
+    const readme = await readFile(join(root, extra.readme), 'utf8');
+    const block = extractSnippets(extra.readme, readme).find((snippet) =>
+      extra.block.test(snippet.body),
+    );
+    if (block === undefined) throw new Error(`${extra.readme} no longer shows ${extra.block}`);
+    await writeFile(join(app, extra.file), block.body);
+    lines.push(...guideInstallLines(readme));
+  }
   await installGuideLines(app, lines, tarballs);
   console.log(
-    `  ${guide}: ${files.map((file) => file.named).join(', ')}; ` +
+    `  ${guide}: ${[...files.map((file) => file.named), ...EXTRAS[kind].map((extra) => `${extra.file} (${extra.readme})`)].join(', ')}; ` +
       lines.map((specs) => `npm install ${specs.join(' ')}`).join(' && '),
   );
   return app;
