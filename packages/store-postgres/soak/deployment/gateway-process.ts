@@ -13,6 +13,7 @@ const gateway = await startGateway({
   bus: deployment.bus,
   port: 0,
   basePath: '/api',
+  authorize: 'public',
   onError: () => {},
 });
 process.send?.({ type: 'ready', origin: gateway.origin });

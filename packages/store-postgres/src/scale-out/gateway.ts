@@ -27,11 +27,12 @@ export interface GatewayOptions {
   backlog?: number;
   /**
    * The access policy of every route the gateway serves (`createRunRouter({ authorize })`):
-   * an `Authorize` function, or `'public'` to serve every run to anyone on purpose. Left out,
-   * the router warns once and every route is open. `connectPostgresDeployment({ authorize })`
-   * carries one for `startGateway({ ...deployment })`.
+   * an `Authorize` function, or `'public'` to serve every run to anyone on purpose. Required:
+   * `undefined` (a deployment made without `authorize`, spread in) rejects with
+   * `AccessPolicyError` and serves nothing. `connectPostgresDeployment({ authorize })` hands
+   * its policy on as `deployment.authorize`: `startGateway({ ...deployment })`.
    */
-  authorize?: RunAccessPolicy | undefined;
+  authorize: RunAccessPolicy | undefined;
   /** How often open event streams re-ask `authorize`. Default 60 000 ms. */
   reauthorizeMs?: number | undefined;
   /** Cross-origin access for pages on other origins (`createRunRouter({ cors })`). */
@@ -73,7 +74,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const route = createRunRouter({
     handlers,
     basePath: options.basePath,
-    ...(options.authorize === undefined ? {} : { authorize: options.authorize }),
+    // Checked by the router: no policy is `AccessPolicyError`, before a socket is opened.
+    authorize: options.authorize as RunAccessPolicy,
     ...(options.reauthorizeMs === undefined ? {} : { reauthorizeMs: options.reauthorizeMs }),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
   });
