@@ -66,12 +66,7 @@ export { inProcessFetch } from './http/routes/in-process-fetch';
 export type { RunHttpErrorBody, RunHttpErrorCode } from './http/routes/json-error';
 export type { JsonBody } from './http/routes/read-json-body';
 export { readJsonBody } from './http/routes/read-json-body';
-export {
-  pathProblem,
-  rawPathOf,
-  rawTargetOf,
-  setRawRequestTarget,
-} from './http/routes/request-target';
+export { pathProblem, rawPathOf, setRawRequestTarget } from './http/routes/request-target';
 export type { RunControl, StartRun } from './http/routes/run-control';
 export { ApprovalsBodySchema } from './http/routes/run-control';
 export {
