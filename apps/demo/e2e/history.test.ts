@@ -88,6 +88,60 @@ describe('the run history in a real browser', () => {
     await watcher.page.close();
   });
 
+  it('the waterfall fits its column at 1024, 1400 and 1920 px: every bar ends inside the bar column, in view', async () => {
+    const playground = await openPage(server.url);
+    await playground.start('history-retry');
+    await playground.waitForActivity('completed', 45_000);
+    await playground.waitForHistory();
+    for (const width of [1024, 1400, 1920]) {
+      await playground.page.setViewportSize({ width, height: 1000 });
+      const layout = await playground.page.evaluate(() => {
+        const timeline = document.querySelector('[data-testid="timeline"]')!;
+        const scroller = timeline.querySelector<HTMLElement>('[data-runlight-part="scroller"]')!;
+        const card = timeline.closest('.card')!.getBoundingClientRect();
+        const view = scroller.getBoundingClientRect();
+        const bars = [...timeline.querySelectorAll('td[data-runlight-part="bar"]')].flatMap(
+          (cell) => {
+            const column = cell.getBoundingClientRect();
+            return [...cell.querySelectorAll('span')].map((bar) => {
+              const rect = bar.getBoundingClientRect();
+              return {
+                row: cell.closest('tr')?.getAttribute('data-operation-id') ?? 'gap',
+                left: rect.left,
+                right: rect.right,
+                width: rect.width,
+                columnLeft: column.left,
+                columnRight: column.right,
+                columnWidth: column.width,
+              };
+            });
+          },
+        );
+        return {
+          bars,
+          viewRight: view.right,
+          cardRight: card.right,
+          scrollWidth: scroller.scrollWidth,
+          clientWidth: scroller.clientWidth,
+        };
+      });
+      const at = `at ${width} px`;
+      expect(layout.bars.length, at).toBeGreaterThan(10);
+      // Nothing to scroll sideways: the table is as wide as its box, the box within its card.
+      expect(layout.scrollWidth, at).toBeLessThanOrEqual(layout.clientWidth);
+      expect(layout.viewRight, at).toBeLessThanOrEqual(layout.cardRight + 0.5);
+      for (const bar of layout.bars) {
+        // A real column for the picture, not a sliver squeezed by the text beside it.
+        expect(bar.columnWidth, `${at}, ${bar.row}`).toBeGreaterThanOrEqual(100);
+        expect(bar.width, `${at}, ${bar.row}`).toBeGreaterThan(0);
+        expect(bar.left, `${at}, ${bar.row}`).toBeGreaterThanOrEqual(bar.columnLeft - 0.5);
+        expect(bar.right, `${at}, ${bar.row}`).toBeLessThanOrEqual(bar.columnRight + 0.5);
+        expect(bar.right, `${at}, ${bar.row}`).toBeLessThanOrEqual(layout.viewRight + 0.5);
+      }
+    }
+    await playground.page.close();
+  });
+
   it('a native EventSource on a finished run stops after the 204; mid-run it resumes with Last-Event-ID and gets each event once', async () => {
     const playground = await openPage(server.url);
     const finished = await playground.start('quick-answer');

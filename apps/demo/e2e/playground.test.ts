@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_SECRET } from '../server/demo-models';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { TOKEN_RANGE } from '../src/scenario-catalog';
+import { NOTES_AFTER_END_MS } from '../src/server-notes';
 import { launchChromium, PlaygroundPage } from './playground-page';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.screenshots/', import.meta.url));
@@ -248,11 +249,46 @@ describe('the playground in a real browser', () => {
     expect(server.demo.settings().tokenMs).toBe(TOKEN_RANGE.max);
   });
 
-  it('a run id the server does not know shows a clear message instead of loading forever', async () => {
+  it('a run id the server does not know says so once: not waiting, not offline, Cancel and Drop off', async () => {
     await playground.page.goto(`${server.url}/?run=no-such-run`);
     await playground.page.getByTestId('connection-error').waitFor();
-    expect(await playground.page.getByTestId('connection-error').textContent()).toMatch(
-      /does not exist/,
+    const page = playground.page;
+    await page
+      .getByTestId('run-status')
+      .filter({ hasText: 'This run does not exist' })
+      .waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('connection-error').textContent()).toMatch(
+      /keeps runs in memory/,
     );
+    const text = (await page.getByTestId('run-panel').textContent()) ?? '';
+    expect(text).not.toMatch(/Waiting for the run to start|could not be loaded|Loading/);
+    expect(await page.getByTestId('connection').getAttribute('data-state')).not.toBe('offline');
+    expect(await page.getByTestId('cancel-run').isDisabled()).toBe(true);
+    expect(await page.getByTestId('drop-connection').isDisabled()).toBe(true);
+    // Nothing below the summary waits for a run that will never come.
+    expect(await page.getByTestId('timeline').count()).toBe(0);
+    // Still so a while later (the old page turned `offline` after three 404s).
+    await page.waitForTimeout(3000);
+    expect(await page.getByTestId('connection').getAttribute('data-state')).not.toBe('offline');
+    expect(await page.getByTestId('run-status').textContent()).toMatch(/This run does not exist/);
+  });
+
+  it('a finished run stops asking for its server notes once they can no longer change', async () => {
+    await playground.open(server.url);
+    const runId = await playground.start('quick-answer');
+    const asked: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname === `/api/demo/runs/${runId}`) asked.push(request.url());
+    };
+    playground.page.on('request', onRequest);
+    await playground.waitForActivity('completed');
+    // Notes may still change for a moment after the end (an execution that lost the run ends
+    // later); past that the page stops asking — it used to ask every second forever.
+    await playground.page.waitForTimeout(NOTES_AFTER_END_MS + 1500);
+    const settled = asked.length;
+    expect(settled).toBeGreaterThan(0);
+    await playground.page.waitForTimeout(3000);
+    expect(asked.length).toBe(settled);
+    playground.page.off('request', onRequest);
   });
 });

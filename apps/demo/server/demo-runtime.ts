@@ -39,6 +39,16 @@ export function demoLogLine(entry: RuntimeLogEntry): unknown[] {
   return entry.error === undefined ? [line] : [line, entry.error];
 }
 
+/**
+ * The playground's default server log (`pnpm demo`): `console.error` with `demoLogLine`.
+ *
+ * @example
+ * startDemoServer({ log: (entry) => (entry.level === 'info' ? undefined : demoLog(entry)) });
+ */
+export function demoLog(entry: RuntimeLogEntry): void {
+  console.error(...demoLogLine(entry));
+}
+
 const SHORT_LEASE_MS = 1500;
 /** The crashing worker's lease: how long the page waits before it says the worker is gone. */
 const CRASHING_LEASE_MS = 2500;
@@ -57,7 +67,7 @@ const CHECKPOINT_EVERY_EVENTS = 16;
  * const runId = demo.startScenario('quick-answer');
  */
 export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
-  const log = options.log ?? ((entry: RuntimeLogEntry) => console.error(...demoLogLine(entry)));
+  const log = options.log ?? demoLog;
   const memory = createMemoryDriver();
   const latency = adjustableLatency(memory);
   const faults = faultDriver(latency);

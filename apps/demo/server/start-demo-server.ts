@@ -14,7 +14,7 @@ import react from '@vitejs/plugin-react';
 import { createServer as createViteServer } from 'vite';
 import { guardApiRequest, isServerSource } from './api-guard';
 import { demoApi } from './demo-api';
-import { createDemoRuntime, type DemoRuntime } from './demo-runtime';
+import { createDemoRuntime, type DemoRuntime, demoLog } from './demo-runtime';
 import { demoError } from './json-response';
 import { LiveConnections } from './live-connections';
 import { runsListApi } from './runs-list-api';
@@ -66,10 +66,8 @@ const FS_DENY = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', `${APP_ROOT}serv
  * await server.close();
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  const log =
-    options.log ??
-    ((entry: RuntimeLogEntry) =>
-      console.error(`[demo] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error));
+  // One line per entry, the error only when there is one (never a trailing `undefined`).
+  const log = options.log ?? demoLog;
   const onError = (error: unknown) =>
     log({ level: 'error', message: 'HTTP handler failed', runId: '-', error });
   const demo = createDemoRuntime({ log });

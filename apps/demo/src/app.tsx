@@ -10,7 +10,13 @@ import { WireLog } from './wire-log';
 /** A client whose event streams are recorded in its own raw event log. */
 function clientSession(runId: string | null, generation: number) {
   const wireLog = new WireLog();
-  const client = createRunlightClient({ baseUrl: '/api', fetch: wireLog.fetch });
+  // The demo server creates a run before it answers its id, so a 404 means the run is not
+  // there (a restarted server keeps none): no window of waiting for it to appear.
+  const client = createRunlightClient({
+    baseUrl: '/api',
+    fetch: wireLog.fetch,
+    notFoundRetryMs: 0,
+  });
   return { runId, client, wireLog, generation };
 }
 

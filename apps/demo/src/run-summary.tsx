@@ -6,6 +6,7 @@ import {
   useRun,
   useRunActivity,
   useRunConnection,
+  useRunStatus,
 } from '@runlight/react';
 import { formatClock } from './format-time';
 
@@ -17,6 +18,7 @@ export function RunSummary({ runId, generation }: { runId: string; generation: n
   const elapsed = useElapsed(activity.since, { runId });
   const connection = useRunConnection(runId);
   const run = useRun(runId, { select: selectRun });
+  const { loadFailure } = useRunStatus(runId);
   return (
     <section className="card summary">
       <div className="summary-main">
@@ -60,13 +62,16 @@ export function RunSummary({ runId, generation }: { runId: string; generation: n
           </div>
         </dl>
       </div>
-      {connection.error && (
+      {/* The status above says what happened; this says why, in the playground's terms. */}
+      {loadFailure === 'not-found' ? (
         <p className="error" data-testid="connection-error">
-          {connection.error.kind === 'run-not-found'
-            ? 'This run does not exist: the playground keeps runs in memory, so a restarted server starts empty. Pick a scenario.'
-            : connection.error.message}
+          The playground keeps runs in memory, so a restarted server starts empty. Pick a scenario.
         </p>
-      )}
+      ) : connection.error && connection.error.kind !== 'run-not-found' ? (
+        <p className="error" data-testid="connection-error">
+          {connection.error.message}
+        </p>
+      ) : null}
       <dl className="facts small">
         <div>
           <dt>Run</dt>

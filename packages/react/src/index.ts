@@ -47,8 +47,13 @@ export {
 } from './status/run-status-labels';
 export type { RunStatusView } from './status/select-run-status';
 export { runStatusEquals, selectRunStatus } from './status/select-run-status';
-export type { RetrySchedule, RunStatusInfo, UseRunStatusOptions } from './status/use-run-status';
-export { useRecovers, useRunStatus } from './status/use-run-status';
+export type {
+  RetrySchedule,
+  RunLoadFailure,
+  RunStatusInfo,
+  UseRunStatusOptions,
+} from './status/use-run-status';
+export { loadFailureOf, useRecovers, useRunStatus } from './status/use-run-status';
 export type {
   RunTimelineModel,
   TimelineGap,

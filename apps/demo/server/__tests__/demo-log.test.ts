@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { demoLogLine } from '../demo-runtime';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { demoLog, demoLogLine } from '../demo-runtime';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("the demo server's log lines", () => {
   it('end with the message, not a literal undefined, when the entry has no error', () => {
@@ -14,5 +18,11 @@ describe("the demo server's log lines", () => {
       '[demo] error run run-1: failed',
       error,
     ]);
+  });
+
+  it('are what the server writes by default (`pnpm demo`): no trailing undefined', () => {
+    const written = vi.spyOn(console, 'error').mockImplementation(() => {});
+    demoLog({ level: 'info', runId: 'run-1', message: 'recovery: recovered' });
+    expect(written.mock.calls).toEqual([['[demo] info run run-1: recovery: recovered']]);
   });
 });

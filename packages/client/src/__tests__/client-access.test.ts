@@ -107,6 +107,20 @@ describe('a run the client was just given', () => {
     unsubscribe();
   });
 
+  it('waiting for a run not created yet never reads offline: the server answered every time', async () => {
+    const server = new FakeServer(base());
+    server.snapshotAnswer = () =>
+      Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
+    const { store, connections, unsubscribe } = setup(server, {
+      reconnect: { initialDelayMs: 1, maxDelayMs: 2 },
+    });
+    // Well past `offlineAfterAttempts` (3) answers, inside the window.
+    await waitFor(() => expect(server.snapshotLoads).toBeGreaterThanOrEqual(6));
+    expect(selectActivity(store.getState()).kind).toBe('not-created');
+    expect(connections).not.toContain('offline');
+    unsubscribe();
+  });
+
   it('closes after the window, and retry() reopens it once the run exists', async () => {
     const server = new FakeServer(base());
     let clock = 0;

@@ -146,7 +146,9 @@ export class RunConnection {
         } else if (this.#isPermanent(error)) {
           this.#end(signal, 'closed');
           return;
-        } else {
+        } else if (!isNotFound(error)) {
+          // A 404 inside the window is an answer (the run is not there yet), not a sign of a
+          // lost network: waiting for it never turns the connection `offline`.
           this.#failures++;
         }
       }
@@ -328,4 +330,8 @@ export class RunConnection {
 
 function isUnauthorized(error: unknown): boolean {
   return RunlightClientError.isInstance(error) && error.kind === 'unauthorized';
+}
+
+function isNotFound(error: unknown): boolean {
+  return RunlightClientError.isInstance(error) && error.kind === 'run-not-found';
 }

@@ -14,7 +14,7 @@ import { selectElapsedMs } from './select-elapsed-ms';
  * - `not-created` — the server answers that the run does not exist (yet) and the client keeps
  *   asking: a run whose id a page learned before its start landed. Bounded by the client's
  *   `notFoundRetryMs` (default 30 s); past it the connection closes and the activity is
- *   `loading` with the `run-not-found` error ("could not be loaded");
+ *   `loading` with the `run-not-found` error (`@runlight/react`: "This run does not exist");
  * - `queued` — the run exists but no worker acquired it yet;
  * - `compacting` — a compaction operation is in flight (since its `startedAt`);
  * - `waiting-for-model` — a model request `started`, no output yet (since its `startedAt`);

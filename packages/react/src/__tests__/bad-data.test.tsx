@@ -82,6 +82,7 @@ describe('bad data from the server', () => {
       const status = screen.getByRole('status');
       expect(status.getAttribute('data-error')).toBe(kind);
       expect(status.textContent).toBe('The run status could not be loaded');
+      expect(status.getAttribute('data-load-failure')).toBe('unavailable');
       expect(screen.getByRole('img', { name: 'The run status could not be loaded' })).toBeTruthy();
       expect(screen.getByTestId('transcript').textContent).toBe('');
     },
@@ -103,7 +104,40 @@ describe('bad data from the server', () => {
     expect(asked).toBeLessThanOrEqual(12);
     await advance(60_000);
     expect(server.requests).toEqual({ snapshot: asked, events: 0 });
-    expect(screen.getByRole('status').textContent).toBe('The run status could not be loaded');
+    // Past the window it says what the server said — not that something failed to load.
+    expect(screen.getByRole('status').textContent).toBe('This run does not exist');
+    expect(screen.getByRole('status').getAttribute('data-load-failure')).toBe('not-found');
+  });
+
+  it.each([401, 403])(
+    'a snapshot request refused with %i says access was refused, not that it could not be loaded',
+    async (status) => {
+      useFakeClock(at(10));
+      const { wrapper } = harness({ status });
+      render(
+        <>
+          <RunStatus runId={RUN_ID} />
+          <OperationIndicator runId={RUN_ID} />
+        </>,
+        { wrapper },
+      );
+      await settle();
+      const region = screen.getByRole('status');
+      expect(region.getAttribute('data-error')).toBe('unauthorized');
+      expect(region.getAttribute('data-load-failure')).toBe('access-refused');
+      expect(region.textContent).toBe('Access to this run was refused');
+      expect(screen.getByRole('img', { name: 'Access to this run was refused' })).toBeTruthy();
+    },
+  );
+
+  it('a refused request takes its words from the labels (i18n)', async () => {
+    useFakeClock(at(10));
+    const { wrapper } = harness({ status: 401 });
+    render(<RunStatus runId={RUN_ID} labels={{ accessRefused: 'Zugriff verweigert' }} />, {
+      wrapper,
+    });
+    await settle();
+    expect(screen.getByRole('status').textContent).toBe('Zugriff verweigert');
   });
 
   it('bad events mid-stream keep the last good state on screen and later good events apply', async () => {

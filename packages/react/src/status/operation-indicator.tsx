@@ -41,6 +41,7 @@ export function OperationIndicator({
         data-activity={kind}
         data-busy={status.busy ? '' : undefined}
         data-error={status.error?.kind}
+        data-load-failure={status.loadFailure ?? undefined}
       />
     </>
   );

@@ -13,8 +13,18 @@ export interface RunStatusLabels {
   readonly activity: Readonly<Record<ActivityKind, string>>;
   /** Failure codes as people read them; never provider text (the protocol carries none). */
   readonly failure: Readonly<Record<FailureCode, string>>;
-  /** Shown when the run's state could not be loaded at all. */
+  /** Shown when the run's state could not be loaded at all (bad data, a server error). */
   readonly error: string;
+  /**
+   * Shown when the server refused access to the run (401 / 403): sign in again, or the run is
+   * not yours. Default `Access to this run was refused`.
+   */
+  readonly accessRefused: string;
+  /**
+   * Shown when the server answers that the run does not exist, for good (past the client's
+   * `notFoundRetryMs`). Default `This run does not exist`.
+   */
+  readonly notFound: string;
   /**
    * `stalled` where something recovers the run (`recovers`: the deployment runs
    * `createRunRecovery` or another worker takes expired leases over). Without `recovers` a
@@ -35,6 +45,18 @@ export interface RunStatusLabels {
    */
   readonly retryWait: (attempt: number, maxAttempts?: number) => string;
   /**
+   * The timeline's retry wait once it is over (the next attempt began): past tense, so a
+   * finished run never reads as still waiting. Default
+   * `Waited to retry the model (attempt 2 of the request)`.
+   */
+  readonly retryWaited: (attempt: number) => string;
+  /**
+   * A retry's time since the request's first attempt began — what the status counts — beside
+   * the attempt's own total in the timeline. `duration` is already formatted. Default
+   * `4.0 s since attempt 1 began`.
+   */
+  readonly sinceFirstAttempt: (duration: string) => string;
+  /**
    * The visible countdown to a retry whose time the record carries (`retryAt`): whole seconds
    * left, the attempt it waits for and, when known, the attempts in all. Not announced (it
    * ticks); screen readers hear `retryWait` once. Default `Retrying in 3 s (attempt 2 of 3)`.
@@ -47,10 +69,14 @@ export interface RunStatusLabelsInput {
   activity?: Partial<Record<ActivityKind, string>>;
   failure?: Partial<Record<FailureCode, string>>;
   error?: string;
+  accessRefused?: string;
+  notFound?: string;
   stalledRecovering?: string;
   attempt?: (attempt: number) => string;
   waitingForAttempt?: (attempt: number) => string;
   retryWait?: (attempt: number, maxAttempts?: number) => string;
+  retryWaited?: (attempt: number) => string;
+  sinceFirstAttempt?: (duration: string) => string;
   retryCountdown?: (seconds: number, attempt: number, maxAttempts?: number) => string;
 }
 
@@ -82,11 +108,15 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     internal: 'Internal error',
   },
   error: 'The run status could not be loaded',
+  accessRefused: 'Access to this run was refused',
+  notFound: 'This run does not exist',
   stalledRecovering: 'The worker stopped responding — recovering',
   attempt,
   waitingForAttempt: (number) => `Waiting for the model (${attempt(number)})`,
   retryWait: (number, maxAttempts) =>
     `Waiting to retry the model (${attempt(number, maxAttempts)})`,
+  retryWaited: (number) => `Waited to retry the model (${attempt(number)})`,
+  sinceFirstAttempt: (duration) => `${duration} since attempt 1 began`,
   retryCountdown: (seconds, number, maxAttempts) =>
     `${seconds > 0 ? `Retrying in ${seconds} s` : 'Retrying now'} (${attempt(number, maxAttempts)})`,
 };
@@ -104,10 +134,14 @@ export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusL
     activity: { ...defaults.activity, ...input.activity },
     failure: { ...defaults.failure, ...input.failure },
     error: input.error ?? defaults.error,
+    accessRefused: input.accessRefused ?? defaults.accessRefused,
+    notFound: input.notFound ?? defaults.notFound,
     stalledRecovering: input.stalledRecovering ?? defaults.stalledRecovering,
     attempt: input.attempt ?? defaults.attempt,
     waitingForAttempt: input.waitingForAttempt ?? defaults.waitingForAttempt,
     retryWait: input.retryWait ?? defaults.retryWait,
+    retryWaited: input.retryWaited ?? defaults.retryWaited,
+    sinceFirstAttempt: input.sinceFirstAttempt ?? defaults.sinceFirstAttempt,
     retryCountdown: input.retryCountdown ?? defaults.retryCountdown,
   };
 }

@@ -67,6 +67,7 @@ export function RunStatus({
     'data-activity': status.activity.kind,
     'data-failure': status.activity.failure?.code,
     'data-error': status.error?.kind,
+    'data-load-failure': status.loadFailure ?? undefined,
   };
   const content =
     typeof children === 'function' ? (

@@ -12,10 +12,21 @@ import {
 } from './run-status-labels';
 import { type RunStatusView, runStatusEquals, selectRunStatus } from './select-run-status';
 
+/**
+ * Why no state of the run could be loaded: the server refused access (401 / 403), the run
+ * does not exist (404, for good), or anything else (bad data, a server error, the network).
+ */
+export type RunLoadFailure = 'access-refused' | 'not-found' | 'unavailable';
+
 /** A run's status in words, for the status components and headless ones. */
 export interface RunStatusInfo extends RunStatusView, ActivityDescription {
   /** No state could be loaded (bad data, refused request): show `label` as an error. */
   readonly failedToLoad: boolean;
+  /**
+   * Why, when `failedToLoad`: `access-refused` reads `labels.accessRefused`, `not-found`
+   * `labels.notFound`, `unavailable` `labels.error`; `null` otherwise.
+   */
+  readonly loadFailure: RunLoadFailure | null;
   /** Something is in progress (a spinner rather than a dot). */
   readonly busy: boolean;
   /**
@@ -71,20 +82,45 @@ export function useRunStatus(runId: string, options: UseRunStatusOptions = {}): 
     runStatusEquals,
   );
   const labels = useMemo(() => resolveRunStatusLabels(options.labels), [options.labels]);
-  const failedToLoad = view.activity.kind === 'loading' && view.error !== null;
-  const description = failedToLoad
-    ? { label: labels.error, detail: undefined }
-    : describeActivity(view.activity, labels, { recovers });
+  const loadFailure = loadFailureOf(view);
+  const failedToLoad = loadFailure !== null;
+  const description =
+    loadFailure === null
+      ? describeActivity(view.activity, labels, { recovers })
+      : { label: LOAD_FAILURE_LABEL[loadFailure](labels), detail: undefined };
   const busy = !failedToLoad && BUSY.has(view.activity.kind);
   return {
     ...view,
     ...description,
     failedToLoad,
+    loadFailure,
     busy,
     retry: retrySchedule(view),
     labels,
     recovers,
   };
+}
+
+const LOAD_FAILURE_LABEL: Record<RunLoadFailure, (labels: RunStatusLabels) => string> = {
+  'access-refused': (labels) => labels.accessRefused,
+  'not-found': (labels) => labels.notFound,
+  unavailable: (labels) => labels.error,
+};
+
+/**
+ * Why nothing of the run could be loaded, from the client's typed error (`kind`), or `null`
+ * when there is state to show (or it is still loading, or waiting for a run not created yet).
+ *
+ * @example
+ * loadFailureOf({ activity: { kind: 'loading' }, error: unauthorizedError }); // 'access-refused'
+ */
+export function loadFailureOf(
+  view: Pick<RunStatusView, 'activity' | 'error'>,
+): RunLoadFailure | null {
+  if (view.activity.kind !== 'loading' || view.error === null) return null;
+  if (view.error.kind === 'unauthorized') return 'access-refused';
+  if (view.error.kind === 'run-not-found') return 'not-found';
+  return 'unavailable';
 }
 
 /** The options of `useRunStatus` from a component's props, leaving out what is not given. */

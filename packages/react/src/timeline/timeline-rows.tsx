@@ -9,6 +9,8 @@ export interface TimelineRowPlace {
   /** Measures the drawn row (stable: the virtualizer's `measureElement`). */
   measure: Ref<HTMLTableRowElement>;
   format: (ms: number) => string;
+  /** A retry's time since the request's first attempt, in words (`labels.sinceFirstAttempt`). */
+  sinceFirstAttempt: (duration: string) => string;
 }
 
 /** A row's words (`timeline-words.ts`), computed by the table so unchanged rows stay memoised. */
@@ -28,11 +30,12 @@ const dashed =
     value === null ? '—' : running ? `${format(value)} so far` : format(value);
 
 /**
- * A retry's time since the request's first attempt — what the status counts — after its result:
- * `completed · request 3.0 s`.
+ * A retry's time since the request's first attempt — what the status counts — after its result,
+ * named so that it never reads as the attempt's own total beside it:
+ * `completed · 4.0 s since attempt 1 began` (Total: 2.0 s).
  */
-const requestTime = (request: string | null) =>
-  request === null ? null : <span data-runlight-part="request-time"> · request {request}</span>;
+const requestTime = (words: (duration: string) => string, request: string | null) =>
+  request === null ? null : <span data-runlight-part="request-time"> · {words(request)}</span>;
 
 /** The row in flight: it alone follows the clock. */
 export function LiveSpanRow({
@@ -69,6 +72,7 @@ export const SpanRow = /* @__PURE__ */ memo(function SpanRow({
   index,
   measure,
   format,
+  sinceFirstAttempt,
 }: TimelineRowPlace &
   RowWords & { span: TimelineSpan; liveMs: number | null; liveRequestMs?: number | null }) {
   // In flight: the running part grows with the clock (the other parts are fixed).
@@ -109,7 +113,7 @@ export const SpanRow = /* @__PURE__ */ memo(function SpanRow({
       <td>{span.step ?? '—'}</td>
       <td data-runlight-part="result">
         {result}
-        {requestTime(requestMs === null ? null : dash(requestMs, span.inFlight))}
+        {requestTime(sinceFirstAttempt, requestMs === null ? null : format(requestMs))}
       </td>
       <td>+{format(span.startMs)}</td>
       <td data-runlight-part="wait-text">
@@ -156,6 +160,7 @@ export const GapRow = /* @__PURE__ */ memo(function GapRow({
   index,
   measure,
   format,
+  sinceFirstAttempt,
 }: TimelineRowPlace &
   RowWords & { gap: TimelineGap; liveMs?: number | null; liveRequestMs?: number | null }) {
   const dash = dashed(format);
@@ -173,7 +178,10 @@ export const GapRow = /* @__PURE__ */ memo(function GapRow({
       <td>—</td>
       <td data-runlight-part="result">
         {result}
-        {requestTime(gap.inFlight && liveRequestMs !== null ? dash(liveRequestMs, true) : null)}
+        {requestTime(
+          sinceFirstAttempt,
+          gap.inFlight && liveRequestMs !== null ? format(liveRequestMs) : null,
+        )}
       </td>
       <td>+{format(gap.startMs)}</td>
       <td>—</td>

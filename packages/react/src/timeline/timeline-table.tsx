@@ -119,6 +119,7 @@ export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
   const before = items[0]?.start ?? 0;
   const after = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0));
   const measure = virtualizer.measureElement;
+  const { sinceFirstAttempt } = labels;
   return (
     // A labelled section is a region; it takes focus so that a keyboard scrolls it.
     <section
@@ -152,7 +153,7 @@ export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
           {before > 0 ? <Spacer height={before} /> : null}
           {items.map(({ index }) => {
             const row = rows[index]!;
-            const place = { index, measure, format };
+            const place = { index, measure, format, sinceFirstAttempt };
             if (row.type === 'gap') {
               const words = describeGap(row.gap, labels);
               if (!row.gap.inFlight) {

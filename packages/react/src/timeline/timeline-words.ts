@@ -94,11 +94,13 @@ export function describeSpanResult(span: TimelineSpan, moment: TimelineMoment = 
 }
 
 /**
- * A gap's heading and result: a retry wait names the attempt it waits for, with the status's
- * words; any other gap is the runner's own work between operations.
+ * A gap's heading and result: a retry wait names the attempt it waits for — while it goes on
+ * with the status's words, once the attempt began in the past tense (a finished run never
+ * reads as waiting); any other gap is the runner's own work between operations.
  *
  * @example
- * describeGap(gap); // { heading: 'Retry wait', result: 'Waiting to retry the model (attempt 2 of the request)' }
+ * describeGap(liveGap); // { heading: 'Retry wait', result: 'Waiting to retry the model (attempt 2 of the request)' }
+ * describeGap(pastGap); // { heading: 'Retry wait', result: 'Waited to retry the model (attempt 2 of the request)' }
  */
 export function describeGap(
   gap: TimelineGap,
@@ -107,7 +109,10 @@ export function describeGap(
   if (gap.retryAttempt === null) {
     return { heading: 'Between operations', result: 'tools, approvals or other work' };
   }
-  return { heading: 'Retry wait', result: labels.retryWait(gap.retryAttempt) };
+  const result = gap.inFlight
+    ? labels.retryWait(gap.retryAttempt)
+    : labels.retryWaited(gap.retryAttempt);
+  return { heading: 'Retry wait', result };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AgentRuntime } from '../runner/agent-runtime';
+import { logArguments } from '../runner/log-arguments';
 import type { RuntimeLogEntry } from '../runner/run-options';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { RecoveryOutcome, ResolveRun } from './take-over-run';
@@ -55,7 +56,9 @@ export interface RunRecovery {
 }
 
 const defaultLog = (entry: RuntimeLogEntry) => {
-  if (entry.level === 'error') console.error(`[runlight] recovery: ${entry.message}`, entry.error);
+  if (entry.level === 'error') {
+    console.error(...logArguments(`[runlight] recovery: ${entry.message}`, entry.error));
+  }
 };
 
 /**

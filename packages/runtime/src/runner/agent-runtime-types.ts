@@ -9,6 +9,7 @@ import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { RunTelemetry } from '../telemetry/run-telemetry';
 import type { AdoptionOutcome, AdoptOptions } from './control/adopt-orphaned-requests';
 import type { CloseOptions } from './lifecycle/shutdown';
+import { logArguments } from './log-arguments';
 import type { ResumeRunOptions, RuntimeLogEntry, StartRunOptions } from './run-options';
 import type { ToolErrorText } from './tools/tool-error-text';
 import type { StoreRetryOptions } from './writes/retry-schedule';
@@ -151,7 +152,9 @@ export interface AgentRuntime extends RunEventSource {
 export const DEFAULT_LEASE_MS = 30_000;
 
 export const defaultLog = (entry: RuntimeLogEntry) => {
-  console.error(`[runlight] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error);
+  console.error(
+    ...logArguments(`[runlight] ${entry.level} run ${entry.runId}: ${entry.message}`, entry.error),
+  );
 };
 
 /**

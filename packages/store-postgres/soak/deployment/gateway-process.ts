@@ -18,6 +18,7 @@ const gateway = await startGateway({
   bus,
   port: 0,
   basePath: '/api',
+  authorize: 'public',
   onError: () => {},
 });
 process.send?.({ type: 'ready', origin: gateway.origin });

@@ -204,11 +204,11 @@ describe('one vocabulary: RunStatus, OperationIndicator and RunTimeline say the 
     if (moment.requestTime) {
       const elapsed = text(status, 'elapsed');
       expect(elapsed).not.toBeNull();
-      expect(text(row, 'request-time')).toBe(` · request ${elapsed} so far`);
+      expect(text(row, 'request-time')).toBe(` · ${elapsed} since attempt 1 began`);
     }
   });
 
-  it('a finished retry wait keeps its words and its attempt', async () => {
+  it('a finished retry wait reads in the past tense, and a retry names its time since attempt 1 apart from its total', async () => {
     const moment: Moment = {
       name: 'completed after a retry',
       now: 9,
@@ -228,12 +228,16 @@ describe('one vocabulary: RunStatus, OperationIndicator and RunTimeline say the 
     const gap = container.querySelector('tr[data-runlight-row="gap"]');
     expect(gap?.getAttribute('data-retry-attempt')).toBe('2');
     expect(gap?.querySelector('th')?.textContent).toBe('Retry wait');
-    expect(text(gap, 'result')).toBe('Waiting to retry the model (attempt 2 of the request)');
+    // The run is over: nothing reads as still waiting.
+    expect(text(gap, 'result')).toBe('Waited to retry the model (attempt 2 of the request)');
+    expect(container.textContent).not.toMatch(/Waiting/);
     const retried = container.querySelector(
       'tr[data-operation-id="model-request:step-0:attempt-2"]',
     );
     expect(text(retried, 'total-text')).toBe('2.0 s');
-    expect(text(retried, 'result')).toBe('completed · request 4.0 s');
+    // Two durations on one row, each named: the attempt's total, and the request's time since
+    // its first attempt began (what the status counted while it waited).
+    expect(text(retried, 'result')).toBe('completed · 4.0 s since attempt 1 began');
   });
 
   it('an operation a new owner closed on takeover reads so, not as a model failure', async () => {
