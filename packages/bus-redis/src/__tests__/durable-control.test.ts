@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createAgentRuntime, createAgentRuntimeStore } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
-import { createPostgresDriver, startGateway } from '@runlight/store-postgres';
+import {
+  connectPostgresDeployment,
+  type PostgresDeployment,
+  startGateway,
+} from '@runlight/store-postgres';
 import { isStepCount, tool } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createRedisEventBus } from '../index';
+import { createRedisEventBus, type RedisEventBus } from '../index';
 import { openPostgresStore, postgresUnavailable } from './postgres-store';
 import {
   adminClient,
@@ -17,8 +20,9 @@ import {
 
 /**
  * The PostgreSQL bus's durable-control test (`store-postgres/.../durable-control.test.ts`) on
- * the Redis bus: a runner process and a gateway process, each its own store object (so the
- * store's in-process notification cannot carry the request) and its own bus.
+ * the Redis bus: a runner process and a gateway process, each its own deployment
+ * (`connectPostgresDeployment({ bus })`: its own store object, so the store's in-process
+ * notification cannot carry the request, and its own Redis bus).
  */
 describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
   `durable control requests on the Redis bus (${redisLabel}, store on PostgreSQL)`,
@@ -41,37 +45,31 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
       await database?.close();
     });
 
-    /** One process: a store object of its own on the shared database, a bus on the shared Redis. */
-    const openProcess = async () => {
-      const store = createAgentRuntimeStore(
-        createPostgresDriver({ client: database.pool, schema: database.schema }),
-      );
-      const bus = await createRedisEventBus({
-        url: REDIS_URL,
-        store,
-        keyPrefix: prefix,
-        onError: (error) => errors.push(error),
+    /** One process of the deployment on the shared database and Redis. */
+    const openProcess = async (): Promise<PostgresDeployment<RedisEventBus>> => {
+      const deployment = await connectPostgresDeployment({
+        pool: database.pool,
+        schema: database.schema,
+        migrate: false,
+        authorize: 'public',
+        bus: (store) =>
+          createRedisEventBus({
+            url: REDIS_URL,
+            store,
+            keyPrefix: prefix,
+            onError: (error) => errors.push(error),
+          }),
       });
-      closing.push(() => bus.close());
-      return { store, bus };
+      closing.push(() => deployment.close());
+      return deployment;
     };
 
     /** A runner whose control poll is a minute apart, and a gateway, each its own process. */
     const openDeployment = async (owner: string) => {
       const runnerSide = await openProcess();
       const gatewaySide = await openProcess();
-      const runtime = createAgentRuntime({
-        store: runnerSide.store,
-        events: runnerSide.bus,
-        owner,
-        controlPollMs: 60_000,
-      });
-      closing.push(() => runtime.close());
-      const gateway = await startGateway({
-        store: gatewaySide.store,
-        bus: gatewaySide.bus,
-        authorize: 'public',
-      });
+      const { runtime } = runnerSide.startRunner({ owner, recovery: false, controlPollMs: 60_000 });
+      const gateway = await startGateway({ ...gatewaySide });
       closing.push(() => gateway.close());
       return { runtime, gateway, gatewayStore: gatewaySide.store };
     };
