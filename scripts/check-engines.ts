@@ -2,7 +2,7 @@
  * Each published package's `engines.node` tells the truth about what it brings: every package
  * it installs or asks the app for (its `dependencies` and required peers, transitively, as npm
  * laid them out in the consumer app) must accept the oldest Node the package accepts — except
- * the AI SDK 7 packages (`AHEAD`), which declare a newer floor than they need; the README says
+ * the AI SDK 7 packages (`AHEAD`), which declare a newer floor than they need; docs/install.md says
  * so, and CI runs every test on Node 20 with them.
  */
 import { readFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import semver from 'semver';
 
 /**
- * README "Install": `ai` 7 (and its `@ai-sdk/*` packages) declare Node ≥ 22; npm warns
+ * docs/install.md: `ai` 7 (and its `@ai-sdk/*` packages) declare Node ≥ 22; npm warns
  * `EBADENGINE` on 20, where they run. Only this exact floor is let through: a newer one fails.
  */
 export const AHEAD = { names: /^(ai|@ai-sdk\/[^/]+)$/, node: '>=22' };

@@ -8,7 +8,8 @@
  * built on (`MAJORS`) or than the line pins.
  *
  * The commands are the `npm install` lines of the `sh` blocks and the inline `npm install …`
- * spans of README.md (one app, in order) and of each `packages/<name>/README.md` (one app each).
+ * spans of README.md, of the guides (`GUIDES`) and of each `packages/<name>/README.md` (one app
+ * each, its commands in order).
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -136,6 +137,9 @@ async function installApp(
   return problems;
 }
 
+/** The guides in `docs/` whose install lines are checked like a README's. */
+const GUIDES = ['docs/install.md', 'docs/nextjs.md', 'docs/vite.md'];
+
 /** Every README's install commands, each README in its own app under `scratch`. */
 export async function checkInstallLines(
   root: string,
@@ -143,16 +147,17 @@ export async function checkInstallLines(
   tarballs: Map<string, string>,
   packages: readonly string[],
 ): Promise<void> {
-  const readmes = ['README.md', ...packages.map((name) => `packages/${name}/README.md`)];
+  const readmes = ['README.md', ...GUIDES, ...packages.map((name) => `packages/${name}/README.md`)];
   const failures: string[] = [];
   await Promise.all(
     readmes.map(async (readme) => {
       const commands = installCommands(await readFile(join(root, readme), 'utf8'));
-      if (readme !== 'README.md' && commands.length === 0) {
+      if (readme.startsWith('packages/') && commands.length === 0) {
         failures.push(`${readme} has no npm install line`);
         return;
       }
-      const app = join(scratch, 'install-lines', readme.replace(/\/?README\.md$/, '') || 'root');
+      const folder = readme.replace(/\/?README\.md$/, '').replace(/\.md$/, '') || 'root';
+      const app = join(scratch, 'install-lines', folder);
       const problems = await installApp(app, commands, tarballs);
       console.log(
         `  ${readme}: ${commands.map((specs) => `npm install ${specs.join(' ')}`).join(' && ')}` +

@@ -17,7 +17,12 @@
  * installed afresh. It lies outside the workspace on purpose (Node, TypeScript and Next.js would
  * otherwise find the workspace's own node_modules and lockfile above it), and each checkout has
  * its own, so two checkouts on one machine never share one.
- * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,next` picks checks.
+ * Last, the getting-started guides (docs/nextjs.md, docs/vite.md) in apps the frameworks'
+ * scaffolders make (`scaffold-apps.ts`, `scaffold-checks.ts`; kept in `$RUNLIGHT_SCAFFOLD_DIR`,
+ * default `<tmpdir>/runlight-scaffold-<hash>`): built for production and driven in Chromium.
+ *
+ * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,next,scaffolds`
+ * picks checks, `--scaffolds=vite,next` the scaffolds.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,6 +34,8 @@ import { fileURLToPath } from 'node:url';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
 import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
+import { type ScaffoldKind, scaffoldApp } from './scaffold-apps';
+import { checkNextScaffold, checkViteScaffold, launchChromium } from './scaffold-checks';
 import { writeSnippets } from './snippets';
 import { sh, step, timings } from './steps';
 
@@ -38,6 +45,9 @@ const CHECKOUT = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
 const SCRATCH =
   process.env.RUNLIGHT_CONSUMER_DIR ?? join(tmpdir(), `runlight-consumer-${CHECKOUT}`);
 const TARBALLS = join(SCRATCH, 'tarballs');
+/** The fresh-scaffold apps: outside the workspace and outside SCRATCH (its node_modules). */
+const SCAFFOLDS =
+  process.env.RUNLIGHT_SCAFFOLD_DIR ?? join(tmpdir(), `runlight-scaffold-${CHECKOUT}`);
 
 const args = process.argv.slice(2);
 const only = args
@@ -175,7 +185,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The session the README's stand-in policy lets in (`RUNLIGHT_SESSION`). */
+/** The session the guide's stand-in policy lets in (`RUNLIGHT_SESSION`). */
 const SESSION = 'consumer-check-session';
 
 async function checkNextServer(cwd: string): Promise<void> {
@@ -209,19 +219,21 @@ async function checkNextServer(cwd: string): Promise<void> {
       body: JSON.stringify({ runId: 'next-run' }),
     });
     if (start.status !== 202) throw new Error(`POST /api/start answered ${start.status}`);
-    // The README's route file sees the routes at `/api/runs` and `/api/run-events` too (a
-    // catch-all under `app/api/runs/` would leave them to Next's HTML 404): its own answer.
+    // The guide's route file sees the routes at `/api/runs` and `/api/run-events` too (a
+    // catch-all under `app/api/runs/` would leave them to Next's HTML 404): its policy answers.
     for (const [method, path] of [
       ['POST', '/api/runs'],
       ['GET', '/api/run-events?run=next-run'],
     ]) {
       const answer = await fetch(`${origin}${path}`, { method });
-      const text = await answer.text();
-      if (answer.status !== 404 || text !== 'Not found') {
+      await answer.body?.cancel();
+      // The multiplexed stream refuses per run, inside its own event stream.
+      const stream = answer.headers.get('content-type')?.startsWith('text/event-stream');
+      if (answer.status !== 401 && !stream) {
         throw new Error(`${method} ${path} did not reach the route file (${answer.status})`);
       }
     }
-    // The README's policy: without the session cookie every run route answers 401.
+    // The guide's policy: without the session cookie every run route answers 401.
     const anonymous = await fetch(`${origin}/api/runs/next-run`);
     if (anonymous.status !== 401)
       throw new Error(`a request without a session got ${anonymous.status}`);
@@ -266,12 +278,13 @@ async function waitFor(ready: () => Promise<boolean>, timeoutMs: number): Promis
   }
 }
 
-/** The README's Next.js files are the ones `next build` checks, verbatim. */
+/** The Next.js guide's route and runtime files are the ones `next build` checks, verbatim. */
 async function checkReadme(): Promise<void> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const guide = await readFile(join(ROOT, 'docs', 'nextjs.md'), 'utf8');
   for (const file of ['app/api/[...path]/route.ts', 'lib/runlight.ts']) {
     const text = await readFile(join(TEMPLATES, 'next', file), 'utf8');
-    if (!readme.includes(text)) throw new Error(`README.md does not show next/${file} as checked`);
+    if (!guide.includes(text))
+      throw new Error(`docs/nextjs.md does not show next/${file} as checked`);
   }
 }
 
@@ -338,6 +351,29 @@ if (wants('next')) {
     return cwd;
   });
   await step('Next.js: next start → page, snapshot, SSE', () => checkNextServer(cwd));
+}
+if (wants('scaffolds')) {
+  await mkdir(SCAFFOLDS, { recursive: true });
+  const apps = new Map<ScaffoldKind, string>();
+  const kinds = (args
+    .find((arg) => arg.startsWith('--scaffolds='))
+    ?.slice(12)
+    .split(',') ?? ['vite', 'next']) as ScaffoldKind[];
+  for (const kind of kinds) {
+    apps.set(
+      kind,
+      await step(`scaffold ${kind}: generate, paste the guide, its install lines`, () =>
+        scaffoldApp(ROOT, SCAFFOLDS, kind, tarballs),
+      ),
+    );
+  }
+  const browser = await launchChromium();
+  try {
+    if (apps.has('vite')) await checkViteScaffold(apps.get('vite')!, browser);
+    if (apps.has('next')) await checkNextScaffold(apps.get('next')!, browser);
+  } finally {
+    await browser.close();
+  }
 }
 const total = (performance.now() - started) / 1000;
 console.log(`\npackage checks passed in ${total.toFixed(1)} s`);

@@ -16,15 +16,26 @@
  * - A block preceded by `<!-- snippet: run -->` is a route setup that is also run
  *   (`packages/runtime/test/readme-routes.test.ts`, in `pnpm test:unit`): it starts a real
  *   loopback server with the scripted model and the test starts a run through it. Every block
- *   that starts a server (`.listen(`, `export default app`) must carry it.
+ *   that starts a server (`.listen(`, `export default app`) must carry it — except in the
+ *   getting-started guides (`SCAFFOLD_GUIDES`), whose files the scaffold checks paste into a
+ *   freshly generated app and run there (`scripts/scaffolds/`).
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** The Markdown files whose snippets are checked (paths from the repository root). */
 export const SNIPPET_SOURCES = [
   'README.md',
+  'docs/nextjs.md',
+  'docs/vite.md',
+  'docs/install.md',
+  'docs/use-chat.md',
+  'docs/ui-kit.md',
+  'docs/how-it-works.md',
   'docs/production.md',
+  'docs/benchmarks.md',
+  'docs/known-limits.md',
+  'docs/testing.md',
   'packages/protocol/README.md',
   'packages/runtime/README.md',
   'packages/runtime/src/http/README.md',
@@ -35,16 +46,29 @@ export const SNIPPET_SOURCES = [
   'packages/bus-redis/README.md',
 ] as const;
 
+/**
+ * The getting-started guides: every block whose first line names a file is pasted verbatim into
+ * an app the framework's own scaffolder made, which `pnpm test:packages` builds and drives
+ * (`scripts/scaffolds/`).
+ */
+export const SCAFFOLD_GUIDES = { next: 'docs/nextjs.md', vite: 'docs/vite.md' } as const;
+
 export interface Snippet {
   /** `README.md:50` — where the block starts (its fence line). */
   readonly origin: string;
   /** Where the consumer writes it, relative to its snippets folder. */
   readonly file: string;
   readonly code: string;
+  /** The block's text as the Markdown shows it. */
+  readonly body: string;
+  /** The path its first line names (`app/page.tsx`), if any. */
+  readonly named: string | undefined;
   /** Relative imports: an app file, checked under Bundler resolution only. */
   readonly bundlerOnly: boolean;
   /** Marked `<!-- snippet: run -->`: a route setup the tests also run against real HTTP. */
   readonly run: boolean;
+  /** From a getting-started guide: run by the scaffold checks, not by the route-snippet test. */
+  readonly scaffold: boolean;
 }
 
 const FENCE = /^```(ts|tsx|typescript)\s*$/;
@@ -80,15 +104,28 @@ export function extractSnippets(source: string, markdown: string): Snippet[] {
       origin: `${source}:${start + 1}`,
       file,
       code: `// ${source}:${start + 1}\n${code}\nexport {};\n`,
+      body: `${code}\n`,
+      named,
       bundlerOnly: /from\s+['"]\.\.?\//.test(code),
       run: RUN.test(before),
+      scaffold: (Object.values(SCAFFOLD_GUIDES) as string[]).includes(source),
     });
   }
   return snippets;
 }
 
-/** The snippets of every source that exists (a missing optional source has none). */
+/**
+ * The snippets of every source that exists (a missing optional source has none). Throws when a
+ * guide in `docs/` is not a source: its snippets would go unchecked.
+ */
 export async function readSnippets(root: string): Promise<Snippet[]> {
+  const sources: readonly string[] = SNIPPET_SOURCES;
+  const unlisted = (await readdir(join(root, 'docs')))
+    .filter((file) => file.endsWith('.md') && !sources.includes(`docs/${file}`))
+    .map((file) => `docs/${file}`);
+  if (unlisted.length > 0) {
+    throw new Error(`add ${unlisted.join(', ')} to SNIPPET_SOURCES (scripts/snippets.ts)`);
+  }
   const all: Snippet[] = [];
   for (const source of SNIPPET_SOURCES) {
     const markdown = await readFile(join(root, source), 'utf8').catch(() => null);

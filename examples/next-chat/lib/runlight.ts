@@ -62,6 +62,7 @@ export function runlight(): Runlight {
   const chat = createChatRoutes({
     runtime,
     store,
+    authorize, // the same policy as every run route
     tools: chatTools,
     run: ({ messages }) => {
       const last = messages.at(-1);

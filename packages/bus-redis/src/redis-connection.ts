@@ -4,8 +4,12 @@ import { createClient, type RedisClientOptions } from 'redis';
 export interface RedisConnection {
   /** One command, its raw RESP2 reply. */
   command<T>(args: readonly string[]): Promise<T>;
-  /** Hears each socket error (the client reconnects by itself, with backoff). */
+  /** Hears each socket error (the client reconnects by itself, with `reconnectDelayMs`). */
   onLoss(listener: (error: unknown) => void): void;
+  /** Hears each time the connection is ready for commands: connected, and again after a loss. */
+  onReady(listener: () => void): () => void;
+  /** Connected and ready for commands now. */
+  isReady(): boolean;
   /** Resolves once connected; retries until then (or `destroy`). */
   connect(): Promise<void>;
   /** Sends what is queued, then closes; a connection that is not up is destroyed instead. */
@@ -28,7 +32,17 @@ export interface RedisConnectionOptions {
 }
 
 const FIRST_RETRY_MS = 50;
-const MAX_RETRY_MS = 2_000;
+
+/**
+ * The longest wait between two attempts to reach Redis — reconnecting, and the reading loop's
+ * retries: a process is back at most this long (plus one connection set-up) after Redis is.
+ */
+export const RECONNECT_DELAY_CAP_MS = 1_000;
+
+/** The wait before attempt `retries + 1`: 50 ms doubling, capped at `RECONNECT_DELAY_CAP_MS`. */
+export function reconnectDelayMs(retries: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.min(Math.max(retries, 0), 10), RECONNECT_DELAY_CAP_MS);
+}
 
 /**
  * A node-redis client with an `'error'` listener from its creation on: without one, a dropped
@@ -45,8 +59,7 @@ export function openRedisConnection(options: RedisConnectionOptions): RedisConne
     socket: {
       ...options.clientOptions?.socket,
       keepAlive: true,
-      reconnectStrategy: (retries: number) =>
-        Math.min(FIRST_RETRY_MS * 2 ** Math.min(retries, 10), MAX_RETRY_MS),
+      reconnectStrategy: reconnectDelayMs,
     },
     // RESP2 on purpose: the bus reads its replies as flat arrays.
   } as unknown as RedisClientOptions);
@@ -54,11 +67,22 @@ export function openRedisConnection(options: RedisConnectionOptions): RedisConne
   client.on('error', (error: unknown) => {
     for (const listener of listeners) listener(error);
   });
+  const readyListeners = new Set<() => void>();
+  client.on('ready', () => {
+    for (const listener of [...readyListeners]) listener();
+  });
   return {
     command: <T>(args: readonly string[]) => client.sendCommand(args) as Promise<T>,
     onLoss(listener) {
       listeners.add(listener);
     },
+    onReady(listener) {
+      readyListeners.add(listener);
+      return () => {
+        readyListeners.delete(listener);
+      };
+    },
+    isReady: () => client.isReady,
     async connect() {
       await client.connect();
     },

@@ -8,19 +8,24 @@ import type {
 } from '@runlight/runtime';
 import type { RedisClientOptions } from 'redis';
 import { DurableReader } from './durable-reader';
+import { OutageReport } from './outage-report';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { openRedisConnection, type RedisConnection } from './redis-connection';
 import { RunDelivery } from './run-delivery';
-import { decodeEntry } from './stream-entry';
+import { decodeControl, decodeEntry } from './stream-entry';
 import { type StreamEntry, StreamReader } from './stream-reader';
 import { StreamWriter } from './stream-writer';
 
 export interface RedisEventBusOptions {
   /**
    * Where the durable facts are: the deployment's store (e.g. on PostgreSQL). Only pointers to
-   * durable events travel through Redis; a receiver reads the events themselves here.
+   * durable events travel through Redis; a receiver reads the events themselves here. Each
+   * control request this store object records (a gateway's cancel, an approval answer) is
+   * announced on the control stream (`notifyControlRequest`), so the process executing the
+   * run reads it at once instead of on its next poll.
    */
-  store: Pick<AgentRuntimeStore, 'readEvents'>;
+  store: Pick<AgentRuntimeStore, 'readEvents'> &
+    Partial<Pick<AgentRuntimeStore, 'controlRequests'>>;
   /** `redis[s]://[[user][:password]@]host[:port][/db]`. Default node-redis's, localhost:6379. */
   url?: string | undefined;
   /** Further node-redis options (TLS, a password, a socket path) for both connections. */
@@ -51,11 +56,17 @@ export interface RedisEventBusOptions {
    * runs are). Adds at most this much to a delta's delivery. Default 2 ms; 0 reads again at once.
    */
   readIntervalMs?: number;
-  /** Commands the sending connection queues while Redis is unreachable. Default 100 000. */
+  /**
+   * Commands the sending connection queues while Redis is unreachable; past it what a command
+   * carries is dropped (counted in the outage's `droppedDeltas`). Default 100 000.
+   */
   maxQueuedCommands?: number;
   /**
-   * Hears every socket error of both connections, failed writes and reads, late replies,
-   * entries that do not parse and events a pointer names that the store lacks.
+   * Hears a Redis outage twice — a `RedisBusOutageError` when it starts (the first socket
+   * error, failed command or read, or late reply, as `cause`) and one when both connections
+   * reach Redis again (its duration, the live deltas and durable pointers it dropped, the
+   * failures it absorbed) — and, one by one, entries that do not parse, events a pointer names
+   * that the store lacks, listeners that throw and a `close` that could not send everything.
    */
   onError?: (error: unknown) => void;
 }
@@ -70,6 +81,13 @@ export interface RedisEventBus extends RunEventBus {
   /** `deaf` from a loss of the reading connection until a read succeeds again. */
   health(): RunEventSourceHealth;
   onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void;
+  /**
+   * Tells every process of the deployment that a control request of `runId` was recorded (an
+   * entry on `<keyPrefix>control`); called for each request the `store` option records.
+   */
+  notifyControlRequest(runId: string): void;
+  /** Called with the run id when another process announced a control request. */
+  onControlRequest(listener: (runId: string) => void): () => void;
   /**
    * Sends what is pending (what Redis does not take within `livenessTimeoutMs` is dropped and
    * reported), then ends both connections.
@@ -111,12 +129,16 @@ class RedisEventBusImpl implements RedisEventBus {
   readonly instanceId: string;
   readonly #prefix: string;
   readonly #onError: (error: unknown) => void;
+  readonly #outage: OutageReport;
   readonly #delivery: RunDelivery;
   readonly #durable: DurableReader;
   readonly #sending: RedisConnection;
   readonly #writer: StreamWriter;
   readonly #reader: StreamReader;
   readonly #wakeKey: string;
+  readonly #controlKey: string;
+  readonly #controlListeners = new Set<(runId: string) => void>();
+  readonly #unsubscribeStore: (() => void) | undefined;
   /** Runs this process publishes for (until `endRun`): their buffers outlive their watchers. */
   readonly #local = new Set<string>();
   /** Runs someone here listens to: their streams are read. */
@@ -129,7 +151,9 @@ class RedisEventBusImpl implements RedisEventBus {
     this.instanceId = options.instanceId ?? randomUUID();
     this.#prefix = `${options.keyPrefix ?? 'runlight:'}run:`;
     this.#wakeKey = `${options.keyPrefix ?? 'runlight:'}wake:${this.instanceId}`;
+    this.#controlKey = `${options.keyPrefix ?? 'runlight:'}control`;
     this.#onError = options.onError ?? (() => {});
+    this.#outage = new OutageReport(this.#onError);
     const { store } = options;
     this.#durable = new DurableReader(store);
     this.#delivery = new RunDelivery(
@@ -144,7 +168,8 @@ class RedisEventBusImpl implements RedisEventBus {
         maxQueued: options.maxQueuedCommands ?? 100_000,
       });
     this.#sending = connection(true);
-    this.#sending.onLoss(this.#onError);
+    this.#sending.onLoss((error) => this.#outage.fail('sending', error));
+    this.#sending.onReady(() => this.#outage.up('sending'));
     this.#writer = new StreamWriter({
       connection: this.#sending,
       keyOf: (runId) => this.#prefix + runId,
@@ -152,19 +177,33 @@ class RedisEventBusImpl implements RedisEventBus {
       maxStreamLength: options.maxStreamLength ?? 10_000,
       activeTtlSeconds: options.activeRunTtlSeconds ?? 86_400,
       endedTtlSeconds: options.endedRunTtlSeconds ?? 600,
-      onError: this.#onError,
+      onFailure: (error, deltas, pointers) => {
+        this.#outage.fail('sending', error);
+        this.#outage.dropped(deltas, pointers);
+      },
+      onSent: () => this.#outage.up('sending'),
     });
     this.#reader = new StreamReader({
       createConnection: () => connection(false),
       wakeKey: this.#wakeKey,
+      controlKey: this.#controlKey,
       blockMs: options.livenessIntervalMs ?? 5_000,
       timeoutMs: options.livenessTimeoutMs ?? 5_000,
       count: 1_000,
       readIntervalMs: options.readIntervalMs ?? 2,
       onEntries: (key, entries) => this.#receive(key, entries),
+      onControl: (entries) => this.#receiveControl(entries),
       onError: this.#onError,
-      onHearingAgain: () => this.#catchUp(),
+      onLoss: (error) => this.#outage.fail('reading', error),
+      onHearingAgain: () => {
+        this.#outage.up('reading');
+        this.#catchUp();
+      },
     });
+    // A cancel or an answer recorded here reaches the process executing the run at once.
+    this.#unsubscribeStore = store.controlRequests?.subscribe((runId) =>
+      this.notifyControlRequest(runId),
+    );
   }
 
   async start(): Promise<void> {
@@ -229,8 +268,20 @@ class RedisEventBusImpl implements RedisEventBus {
     return this.#reader.onHealthChange(listener);
   }
 
+  notifyControlRequest(runId: string): void {
+    if (!this.#closed) this.#writer.control(this.#controlKey, runId);
+  }
+
+  onControlRequest(listener: (runId: string) => void): () => void {
+    this.#controlListeners.add(listener);
+    return () => {
+      this.#controlListeners.delete(listener);
+    };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#unsubscribeStore?.();
     // What Redis cannot take within the liveness timeout (it is down) is dropped, reported.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
@@ -259,6 +310,25 @@ class RedisEventBusImpl implements RedisEventBus {
       else if (message.kind === 'deltas') {
         for (const event of message.events) this.#delivery.remoteDelta(event);
       } else this.#delivery.remotePointer(message.pointer);
+    }
+  }
+
+  #receiveControl(entries: readonly StreamEntry[]): void {
+    if (this.#closed) return;
+    for (const [, fields] of entries) {
+      const message = decodeControl(fields);
+      if ('error' in message) this.#onError(message.error);
+      else if (message.instanceId === this.instanceId)
+        continue; // the store's own notification woke this process's runtime already
+      else {
+        for (const listener of [...this.#controlListeners]) {
+          try {
+            listener(message.runId);
+          } catch (error) {
+            this.#onError(error);
+          }
+        }
+      }
     }
   }
 

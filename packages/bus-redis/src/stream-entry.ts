@@ -107,3 +107,28 @@ export function decodeEntry(
     },
   };
 }
+
+/**
+ * An entry of the deployment's control stream: `i` the sending process, `c` the run whose
+ * control request (a cancel, approval answers) was recorded — the request itself is in the
+ * store, the executor reads it there.
+ */
+export function encodeControl(instanceId: string, runId: string): string[] {
+  return ['i', instanceId, 'c', runId];
+}
+
+/** Reads an entry of the control stream; anything else on the key is an error. */
+export function decodeControl(
+  fields: readonly string[],
+): { instanceId: string; runId: string } | { error: Error } {
+  let instanceId: string | undefined;
+  let runId: string | undefined;
+  for (let at = 0; at + 1 < fields.length; at += 2) {
+    if (fields[at] === 'i') instanceId = fields[at + 1];
+    else if (fields[at] === 'c') runId = fields[at + 1];
+  }
+  if (instanceId === undefined || runId === undefined || runId === '') {
+    return { error: new TypeError('an entry of the control stream has an unknown shape') };
+  }
+  return { instanceId, runId };
+}

@@ -1,6 +1,6 @@
 import type { RunEventSourceHealth } from '@runlight/runtime';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
-import type { RedisConnection } from './redis-connection';
+import { type RedisConnection, reconnectDelayMs } from './redis-connection';
 
 /** One entry of an `XREAD` reply: its id and its flat field-value pairs. */
 export type StreamEntry = [id: string, fields: string[]];
@@ -10,6 +10,11 @@ export interface StreamReaderOptions {
   createConnection(): RedisConnection;
   /** This reader's wake-up stream: an entry there makes a blocked `XREAD` return. */
   wakeKey: string;
+  /**
+   * The deployment's control stream (every process reads it): read from its last entry at
+   * `start` on, each entry handed to `onControl`.
+   */
+  controlKey: string;
   /** How long one `XREAD` blocks: every reply, even an empty one, proves the connection hears. */
   blockMs: number;
   /** How much longer than `blockMs` a reply may take before the connection counts as lost. */
@@ -23,31 +28,37 @@ export interface StreamReaderOptions {
    */
   readIntervalMs: number;
   onEntries(key: string, entries: readonly StreamEntry[]): void;
+  onControl(entries: readonly StreamEntry[]): void;
+  /** Anything that went wrong but a loss (an entry a handler could not take). */
   onError(error: unknown): void;
+  /** A socket error, a failed read or a late reply: the reader is deaf until `onHearingAgain`. */
+  onLoss(error: unknown): void;
   /** A reply came back after a loss: what was published meanwhile may be missing. */
   onHearingAgain(): void;
 }
-
-const FIRST_RETRY_MS = 50;
-const MAX_RETRY_MS = 5_000;
 
 /**
  * The fan-in of one process: a single `XREAD BLOCK` over the streams of every run followed
  * here, each from the id of the last entry read (catch-up by entry id after any pause), plus
  * the reader's wake-up stream, written to when a run starts being followed so the next read
- * names it.
+ * names it, and the deployment's control stream (a control request was recorded somewhere),
+ * read from its last entry when the reader started.
  *
  * Liveness: a reply (entries, or none after `blockMs`) must come within `blockMs + timeoutMs`.
  * A socket error, a failed read or a late reply makes `health` `deaf` (reported to `onError`);
- * a late one also replaces the connection (a hung server, a half-open socket). Reads are
- * retried with backoff, forever; the first reply after a loss makes it `live` and calls
- * `onHearingAgain`.
+ * a late one also replaces the connection (a hung server, a half-open socket). A read is
+ * retried as soon as its connection is ready again (node-redis reconnects with
+ * `reconnectDelayMs`, at most `RECONNECT_DELAY_CAP_MS` apart), on a ready connection after the
+ * same backoff, forever; the first reply after a loss makes it `live` and calls
+ * `onHearingAgain`. So a reader hears again at most one capped delay after Redis is back.
  */
 export class StreamReader {
   readonly #options: StreamReaderOptions;
   readonly #cursors = new Map<string, string>();
   /** The wake-up stream is this reader's alone: from its start. */
   #wakeId = '0-0';
+  /** Set at `start`: what was recorded before this process started is not its news. */
+  #controlId = '0-0';
   #connection: RedisConnection | null = null;
   #health: RunEventSourceHealth = 'live';
   readonly #healthListeners = new Set<(health: RunEventSourceHealth) => void>();
@@ -75,6 +86,19 @@ export class StreamReader {
     const connection = this.#create();
     try {
       await this.#within(connection.connect(), this.#options.timeoutMs, 'connecting');
+      const [last] = await this.#within(
+        connection.command<StreamEntry[]>([
+          'XREVRANGE',
+          this.#options.controlKey,
+          '+',
+          '-',
+          'COUNT',
+          '1',
+        ]),
+        this.#options.timeoutMs,
+        'reading the control stream',
+      );
+      if (last !== undefined) this.#controlId = last[0];
     } catch (error) {
       connection.destroy();
       throw error;
@@ -120,7 +144,7 @@ export class StreamReader {
 
   async #read(): Promise<void> {
     const { blockMs, timeoutMs, count } = this.#options;
-    let delay = FIRST_RETRY_MS;
+    let failures = 0;
     while (!this.#closed) {
       const connection = this.#connection;
       try {
@@ -129,8 +153,8 @@ export class StreamReader {
           await this.#create().connect();
           continue;
         }
-        const keys = [this.#options.wakeKey, ...this.#cursors.keys()];
-        const ids = [this.#wakeId, ...this.#cursors.values()];
+        const keys = [this.#options.wakeKey, this.#options.controlKey, ...this.#cursors.keys()];
+        const ids = [this.#wakeId, this.#controlId, ...this.#cursors.values()];
         const reply = await this.#within(
           connection.command<[string, StreamEntry[]][] | null>([
             'XREAD',
@@ -146,7 +170,7 @@ export class StreamReader {
           'a blocking XREAD',
         );
         if (this.#closed) return;
-        delay = FIRST_RETRY_MS;
+        failures = 0;
         if (this.#health === 'deaf') {
           this.#setHealth('live');
           this.#options.onHearingAgain();
@@ -167,8 +191,11 @@ export class StreamReader {
           connection?.destroy();
           this.#connection = null;
         }
-        await this.#sleep(delay);
-        delay = Math.min(delay * 2, MAX_RETRY_MS);
+        const current = this.#connection;
+        if (current !== null && current === connection && !current.isReady()) {
+          // Reconnecting: read again the moment it is ready (its backoff is capped).
+          await this.#untilReady(current, blockMs + timeoutMs);
+        } else await this.#sleep(reconnectDelayMs(failures++));
       }
     }
   }
@@ -180,10 +207,15 @@ export class StreamReader {
       this.#wakeId = last[0];
       return;
     }
-    if (!this.#cursors.has(key)) return; // unfollowed meanwhile
-    this.#cursors.set(key, last[0]);
+    if (key !== this.#options.controlKey && !this.#cursors.has(key)) return; // unfollowed meanwhile
     try {
-      this.#options.onEntries(key, entries);
+      if (key === this.#options.controlKey) {
+        this.#controlId = last[0];
+        this.#options.onControl(entries);
+      } else {
+        this.#cursors.set(key, last[0]);
+        this.#options.onEntries(key, entries);
+      }
     } catch (error) {
       this.#options.onError(error);
     }
@@ -191,7 +223,7 @@ export class StreamReader {
 
   #lost(error: unknown): void {
     if (this.#closed) return;
-    this.#options.onError(error);
+    this.#options.onLoss(error);
     this.#setHealth('deaf');
   }
 
@@ -205,6 +237,22 @@ export class StreamReader {
         this.#options.onError(error);
       }
     }
+  }
+
+  /**
+   * Resolves when `connection` is ready again, at once on `close`, or after `ms` (the loop
+   * then tries again: a connection that stopped reconnecting fails fast and is waited on anew).
+   */
+  #untilReady(connection: RedisConnection, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        stopHearing();
+        stopTimer();
+        resolve();
+      };
+      const stopHearing = connection.onReady(done);
+      const stopTimer = this.#timer(ms, done);
+    });
   }
 
   #sleep(ms: number): Promise<void> {

@@ -1,6 +1,6 @@
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import type { RedisConnection } from './redis-connection';
-import { encodeDeltas, encodePointer } from './stream-entry';
+import { encodeControl, encodeDeltas, encodePointer } from './stream-entry';
 
 /** Deltas one entry carries at most (a stream's `MAXLEN` counts entries). */
 const MAX_DELTAS_PER_ENTRY = 256;
@@ -15,7 +15,10 @@ export interface StreamWriterOptions {
   activeTtlSeconds: number;
   /** The expiry once its execution ended here. */
   endedTtlSeconds: number;
-  onError(error: unknown): void;
+  /** A command failed: what it carried (deltas, durable pointers) is dropped. */
+  onFailure(error: unknown, droppedDeltas: number, droppedPointers: number): void;
+  /** Redis answered a command: sending works. */
+  onSent(): void;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface StreamWriterOptions {
  * the run's stream (trimmed with `MAXLEN ~`, which costs nothing per entry), with an expiry so a
  * stream outlives its run only briefly. node-redis writes those commands together (a pipeline),
  * in order, on one connection, and queues them while reconnecting: a short Redis outage delays
- * deltas instead of dropping them. A failed command is reported and dropped: a lost durable pointer is read from
+ * deltas instead of dropping them. A failed command is reported (with what it carried) and dropped: a lost durable pointer is read from
  * the store at the next one (or at the receivers' catch-up), a lost delta is a `seq` hole the
  * SSE stream turns into a reload.
  */
@@ -37,11 +40,7 @@ export class StreamWriter {
   /** Events of this turn by run, in publish order; sent at `setImmediate`. */
   readonly #pending = new Map<string, RunEvent[]>();
   #scheduled: Promise<void> | null = null;
-  readonly #report = (error: unknown) => {
-    // Redis may have restarted empty: set each stream's expiry again with its next entry.
-    this.#active.clear();
-    this.#options.onError(error);
-  };
+  readonly #sent = () => this.#options.onSent();
 
   constructor(options: StreamWriterOptions) {
     this.#options = options;
@@ -70,21 +69,26 @@ export class StreamWriter {
     for (const [runId, events] of this.#pending) {
       const key = keyOf(runId);
       let deltas: RunDeltaEvent[] = [];
-      const add = (fields: string[]) =>
-        this.#command(['XADD', key, 'MAXLEN', '~', this.#maxLen, '*', ...fields]);
+      // `carried`: the deltas of the entry; none, a durable pointer.
+      const add = (fields: string[], carried: number) =>
+        this.#command(
+          ['XADD', key, 'MAXLEN', '~', this.#maxLen, '*', ...fields],
+          carried,
+          carried === 0 ? 1 : 0,
+        );
       for (const event of events) {
         if (event.type === 'run-delta') {
           deltas.push(event);
           if (deltas.length < MAX_DELTAS_PER_ENTRY) continue;
         } else if (deltas.length === 0) {
-          add(encodePointer(instanceId, event));
+          add(encodePointer(instanceId, event), 0);
           continue;
         }
-        add(encodeDeltas(instanceId, deltas));
+        add(encodeDeltas(instanceId, deltas), deltas.length);
         deltas = [];
-        if (event.type !== 'run-delta') add(encodePointer(instanceId, event));
+        if (event.type !== 'run-delta') add(encodePointer(instanceId, event), 0);
       }
-      if (deltas.length > 0) add(encodeDeltas(instanceId, deltas));
+      if (deltas.length > 0) add(encodeDeltas(instanceId, deltas), deltas.length);
       const setAt = this.#active.get(runId);
       if (setAt === undefined || now - setAt > (activeTtlSeconds * 1_000) / 2) {
         this.#active.set(runId, now);
@@ -107,6 +111,23 @@ export class StreamWriter {
     this.#command(['EXPIRE', key, '3600']);
   }
 
+  /**
+   * An entry on the deployment's control stream: a control request of `runId` was recorded.
+   * Sent at once (not with the turn's events): the process executing the run is waiting.
+   */
+  control(key: string, runId: string): void {
+    this.#command([
+      'XADD',
+      key,
+      'MAXLEN',
+      '~',
+      '1000',
+      '*',
+      ...encodeControl(this.#options.instanceId, runId),
+    ]);
+    this.#command(['EXPIRE', key, '86400']);
+  }
+
   /** Resolves once Redis answered every command sent so far (they are answered in order). */
   async flushed(): Promise<void> {
     let last: Promise<unknown>;
@@ -117,7 +138,12 @@ export class StreamWriter {
     } while (last !== this.#last || this.#scheduled !== null);
   }
 
-  #command(args: string[]): void {
-    this.#last = this.#options.connection.command(args).catch(this.#report);
+  /** Sends `args`; a failure is reported with what the command carried. */
+  #command(args: string[], deltas = 0, pointers = 0): void {
+    this.#last = this.#options.connection.command(args).then(this.#sent, (error: unknown) => {
+      // Redis may have restarted empty: set each stream's expiry again with its next entry.
+      this.#active.clear();
+      this.#options.onFailure(error, deltas, pointers);
+    });
   }
 }

@@ -50,7 +50,9 @@ const runtime = createAgentRuntime({
 });
 const handlers = createRunHandlers({ store, runtime });
 const requests = { events: 0, refs: 0, snapshots: 0 };
-const listener = toNodeListener(createRunRouter({ handlers, basePath: '/api' }));
+const listener = toNodeListener(
+  createRunRouter({ handlers, basePath: '/api', authorize: 'public' }),
+);
 const server = await listenOnLoopback((request, response) => {
   const path = request.url?.split('?')[0] ?? '';
   if (/\/runs\/[^/]+\/events$/.test(path)) requests.events++;

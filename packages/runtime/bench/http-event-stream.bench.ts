@@ -47,7 +47,12 @@ const hub = new RunEventHub();
 const store = createAgentRuntimeStore(publishingDriver(createMemoryDriver(), hub).driver);
 const run = await ScriptedRun.start({ store, hub }, 'run-1');
 await run.checkpoint(); // revision 3: deltas build on it
-const handlers = createRunHandlers({ store, runtime: hub, maxQueuedBytes: 64 * 1024 * 1024 });
+const handlers = createRunHandlers({
+  store,
+  runtime: hub,
+  authorize: 'public',
+  maxQueuedBytes: 64 * 1024 * 1024,
+});
 const response = await handlers.events(
   new Request('http://bench/runs/run-1/events?after=3'),
   'run-1',

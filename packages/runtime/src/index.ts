@@ -21,8 +21,10 @@ export type {
 } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
-export type { RunAccessPolicy } from './http/access/access-policy';
+export type { RouterAccess, RunAccessPolicy } from './http/access/access-policy';
 export { DEFAULT_REAUTHORIZE_MS } from './http/access/access-policy';
+export type { AccessPolicyProblem } from './http/access/access-policy-error';
+export { AccessPolicyError } from './http/access/access-policy-error';
 export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
 export type { RunCorsOptions, RunCorsPolicy } from './http/access/cors';
 export { createCorsPolicy } from './http/access/cors';
@@ -52,6 +54,7 @@ export type {
 } from './http/create-multiplex-handlers';
 export { createMultiplexHandlers } from './http/create-multiplex-handlers';
 export type {
+  OwnPolicy,
   RunHandlers,
   RunHandlersOptions,
   RunSnapshotResponse,

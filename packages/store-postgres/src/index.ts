@@ -14,10 +14,12 @@ export { startDeploymentRunner } from './scale-out/deployment-runner';
 export type { Gateway, GatewayOptions } from './scale-out/gateway';
 export { startGateway } from './scale-out/gateway';
 export type {
+  DeploymentBus,
   PostgresDeployment,
   PostgresDeploymentOptions,
 } from './scale-out/postgres-deployment';
 export { connectPostgresDeployment } from './scale-out/postgres-deployment';
+export type { Readiness } from './scale-out/readiness';
 export type {
   ListenHandle,
   PostgresClient,

@@ -7,6 +7,7 @@ import {
   createMemoryDriver,
   createRunHandlers,
   createRunRouter,
+  type RunAccessPolicy,
   RunEventHub,
   toNodeListener,
 } from '@runlight/runtime';
@@ -63,6 +64,14 @@ export async function serveChat(options: {
     return recorded;
   };
   const tools = { pay: payTool };
+  /** With a token, every route (the chat's too) wants it; without, the test server is public. */
+  const authorize: RunAccessPolicy =
+    options.token === undefined
+      ? 'public'
+      : ({ request }) =>
+          request.headers.get('authorization') === `Bearer ${options.token}`
+            ? true
+            : new Response(null, { status: 401 });
   const runs = createRunRouter({
     handlers: createRunHandlers({
       store,
@@ -73,14 +82,6 @@ export async function serveChat(options: {
         resumeRun: (resume) => runtime.resumeRun(resume),
       },
       heartbeatMs: 200,
-      ...(options.token === undefined
-        ? {}
-        : {
-            authorize: ({ request }: { request: Request }) =>
-              request.headers.get('authorization') === `Bearer ${options.token}`
-                ? true
-                : new Response(null, { status: 401 }),
-          }),
       start: async ({ runId, body }) => {
         await delay(options.startDelayMs);
         const { messages } = body as { chatId: string; messages: UIMessage[] };
@@ -94,12 +95,14 @@ export async function serveChat(options: {
       },
     }),
     basePath: '/api',
+    authorize,
   });
   // `POST /api/chat`: the one-line chat route (validates, converts, idempotent per request).
   const models: MockLanguageModelV4[] = [];
   const chat = createChatRoutes({
     runtime,
     store,
+    authorize,
     tools,
     run: async () => {
       await delay(options.startDelayMs);

@@ -65,6 +65,24 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
       );
     });
 
+    it('announces a control request to every other process, once, and not one recorded before it started', async () => {
+      const early = await openBus();
+      early.notifyControlRequest('run-before');
+      await early.flushed();
+      const [a, b, c] = [await openBus(), await openBus(), await openBus()];
+      const heard = { a: [] as string[], b: [] as string[], c: [] as string[] };
+      a.onControlRequest((runId) => heard.a.push(runId));
+      b.onControlRequest((runId) => heard.b.push(runId));
+      const stop = c.onControlRequest((runId) => heard.c.push(runId));
+      stop();
+      a.notifyControlRequest('run-1');
+      a.notifyControlRequest('run-2');
+      await vi.waitFor(() => expect(heard.b).toEqual(['run-1', 'run-2']));
+      // Its own announcement: the store's in-process notification woke that runtime already.
+      expect(heard.a).toEqual([]);
+      expect(heard.c).toEqual([]);
+    });
+
     it('gives a subscriber joining mid-answer the deltas since the last checkpoint, from the stream', async () => {
       const [a, b] = [await openBus(), await openBus()];
       const run = await startRun(database.store);

@@ -48,6 +48,7 @@ async function serve(options: { drops?: number; dropAfterWrites?: number } = {})
     createRunRouter({
       handlers: createRunHandlers({ store, runtime, heartbeatMs: 200 }),
       basePath: '/api',
+      authorize: 'public',
     }),
   );
   let eventConnections = 0;

@@ -31,7 +31,9 @@ async function serve(maxEventBytes: number) {
   const runtime = createAgentRuntime({ store, events: hub, owner: 'worker-a', onLog: () => {} });
   const handlers = createRunHandlers({ store, runtime, heartbeatMs: 200, maxEventBytes });
   const multiplex = createMultiplexHandlers({ store, runtime, heartbeatMs: 200, maxEventBytes });
-  const listener = toNodeListener(createRunRouter({ handlers, multiplex, basePath: '/api' }));
+  const listener = toNodeListener(
+    createRunRouter({ handlers, multiplex, basePath: '/api', authorize: 'public' }),
+  );
   const requests = { events: 0, refs: 0, snapshots: 0, cursors: [] as string[] };
   const { origin } = await servers.listen((request, response) => {
     const path = request.url?.split('?')[0] ?? '';

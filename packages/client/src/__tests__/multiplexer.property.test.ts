@@ -39,6 +39,7 @@ beforeAll(async () => {
         handlers: createRunHandlers({ store, runtime: hub }),
         multiplex: createMultiplexHandlers({ store, runtime: hub, heartbeatMs: 100 }),
         basePath: '/api',
+        authorize: 'public',
       }),
     ),
   );

@@ -42,9 +42,9 @@ async function serve(
         store,
         runtime,
         heartbeatMs: 200,
-        ...(options.authorize ? { authorize: ({ request }) => options.authorize!(request) } : {}),
       }),
       basePath: '/api',
+      authorize: options.authorize ? ({ request }) => options.authorize!(request) : 'public',
     }),
   );
   const open = { multiplexed: 0, single: 0, snapshotBatches: 0, singleSnapshots: 0 };

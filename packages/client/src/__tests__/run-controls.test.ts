@@ -48,6 +48,7 @@ async function serve() {
             : new Response(null, { status: 401 }),
       }),
       basePath: '/api',
+      authorize: 'public',
     }),
   );
   const { origin } = await servers.listen(listener);

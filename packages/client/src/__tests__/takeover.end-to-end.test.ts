@@ -86,6 +86,7 @@ describe.each([
       createRunRouter({
         handlers: createRunHandlers({ store, runtime: hub, heartbeatMs: 200, exposeInternals }),
         basePath: '/api',
+        authorize: 'public',
       }),
     );
     const { origin } = await servers.listen(listener);

@@ -2,9 +2,14 @@ import { RunIdSchema, type RunSnapshot } from '@runlight/protocol';
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import { askAccess, refusalOf, streamReauthorization } from './access/access-policy';
-import type { Authorize } from './access/authorize';
-import type { RunSnapshotResponse } from './create-run-handlers';
+import {
+  createAccessGate,
+  optionalAccessPolicy,
+  type RouterAccess,
+  type RunAccessPolicy,
+  refusalOf,
+} from './access/access-policy';
+import { type OwnPolicy, ownPolicyOf, type RunSnapshotResponse } from './create-run-handlers';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './routes/json-error';
 import { BadCursorError } from './streams/bad-cursor-error';
 import { MultiplexedEventStream, type RunSubscription } from './streams/multiplexed-event-stream';
@@ -32,23 +37,27 @@ export interface MultiplexHandlersOptions {
    */
   exposeInternals?: boolean;
   /**
-   * The same `authorize` as the run handlers, asked `read` for every run named: a refused run
-   * (`false`: 403 `forbidden`; a `Response`: its status; a throw: 500 `internal`) is refused for
-   * itself only, the others stream. `createRunRouter({ authorize })` asks its policy here too
-   * (first; both must allow).
+   * The same `authorize` as the run handlers (or `'public'`), asked `read` for every run named:
+   * a refused run (`false`: 403 `forbidden`; a `Response`: its status; a throw: 500 `internal`)
+   * is refused for itself only, the others stream. `createRunRouter({ authorize })` passes its
+   * policy with each call (asked first; both must allow). **Without either, every run is
+   * refused `403`.**
    */
-  authorize?: Authorize;
+  authorize?: RunAccessPolicy;
   /** See `RunHandlersOptions.reauthorizeMs`: each run's access is re-asked this often. */
   reauthorizeMs?: number;
   now?: () => Date;
   onError?: (error: unknown) => void;
 }
 
+/** `access`: the router's policy, passed with every call (see `RunHandlers`). */
 export interface MultiplexHandlers {
   /** `GET …/run-events?run=<id>@<cursor>&run=…` → one `text/event-stream` for all of them. */
-  events(request: Request): Promise<Response>;
+  events(request: Request, access?: RouterAccess): Promise<Response>;
   /** `GET …/runs?ids=<id>,<id>` → `{ snapshots, missing, forbidden, errors, serverTime }`. */
-  snapshots(request: Request): Promise<Response>;
+  snapshots(request: Request, access?: RouterAccess): Promise<Response>;
+  /** See `RunHandlers.ownPolicy`. */
+  readonly ownPolicy?: OwnPolicy;
 }
 
 /**
@@ -121,23 +130,25 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
   const exposeInternals = options.exposeInternals === true;
   const now = options.now ?? (() => new Date());
   const onError = options.onError ?? (() => {});
+  const own = optionalAccessPolicy(options.authorize, 'createMultiplexHandlers');
+  const gate = createAccessGate({
+    own,
+    reauthorizeMs: options.reauthorizeMs,
+    onError,
+    where: 'createMultiplexHandlers',
+  });
   /** `null` when `runId` may be read, else the status and code that refuse it. */
   const refusal = async (
     request: Request,
     runId: string,
+    access: RouterAccess | undefined,
   ): Promise<{ status: number; code: string } | null> => {
-    const refused = await askAccess({
-      request,
-      runId,
-      action: 'read',
-      own: options.authorize,
-      onError,
-    });
+    const refused = await gate.ask({ request, runId, action: 'read' }, access);
     return refused === null ? null : refusalOf(refused);
   };
 
   return {
-    async events(request) {
+    async events(request, access) {
       const entries = new URL(request.url).searchParams.getAll('run');
       const byId = new Map<string, string>();
       for (const entry of entries) {
@@ -165,23 +176,20 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
           stream.refuse({ runId, status: 400, code: 'bad_cursor' });
           continue;
         }
-        const refused = await refusal(request, runId);
+        const refused = await refusal(request, runId, access);
         if (refused !== null) {
           stream.refuse({ runId, ...refused });
           continue;
         }
         // Each run's access is re-asked while it streams; a revoked run ends alone.
-        const reauthorize = streamReauthorization(
-          { request, runId, own: options.authorize, onError },
-          options.reauthorizeMs,
-        );
+        const reauthorize = gate.reauthorization(request, runId, access);
         stream.add({ ...subscription, ...(reauthorize ? { reauthorize } : {}) });
       }
       stream.seal();
       return new Response(stream.readable, { headers: SSE_HEADERS });
     },
 
-    async snapshots(request) {
+    async snapshots(request, access) {
       const text = new URL(request.url).searchParams.get('ids') ?? '';
       const ids = [...new Set(text.split(',').filter((id) => id !== ''))];
       const invalid = checkIds(ids, maxRuns);
@@ -196,7 +204,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
         };
         const results = await Promise.all(
           ids.map(async (runId): Promise<RunSnapshot | 'missing' | 'forbidden' | 'error'> => {
-            if ((await refusal(request, runId)) !== null) return 'forbidden';
+            if ((await refusal(request, runId, access)) !== null) return 'forbidden';
             try {
               return await store.getSnapshot(runId);
             } catch (error) {
@@ -231,5 +239,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
         return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
       }
     },
+
+    ownPolicy: ownPolicyOf(own),
   };
 }

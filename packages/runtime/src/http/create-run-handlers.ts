@@ -7,8 +7,13 @@ import {
 import { RunNotFoundError } from '../errors/run-not-found-error';
 import type { RunEventSource } from '../events/event-hub';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import { askAccess, streamReauthorization } from './access/access-policy';
-import type { Authorize, RunAction } from './access/authorize';
+import {
+  createAccessGate,
+  optionalAccessPolicy,
+  type RouterAccess,
+  type RunAccessPolicy,
+} from './access/access-policy';
+import type { RunAction } from './access/authorize';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './routes/json-error';
 import {
   approveRunRoute,
@@ -39,11 +44,13 @@ export interface RunHandlersOptions {
   runtime: RunEventSource & Partial<RunControl>;
   /**
    * Who may do what with which run, asked before anything is read or changed (see
-   * `Authorize`). Prefer `createRunRouter({ authorize })`, which covers every route it serves
-   * (the multiplexed ones too); when both are given the router's is asked first and both must
-   * allow. **Without either, every route is open.**
+   * `Authorize`), or `'public'` to serve every run to anyone on purpose. Prefer
+   * `createRunRouter({ authorize })`, which covers every route it serves (the multiplexed ones
+   * too) and hands its policy to these handlers with each call; when both are given the
+   * router's is asked first and both must allow. **Without either, every route answers `403`**
+   * (nothing is served by omission).
    */
-  authorize?: Authorize;
+  authorize?: RunAccessPolicy;
   /**
    * How often an open event stream re-asks `authorize` (`read`); a refusal ends it with an
    * `unauthorized` message. Default 60 000 ms; `0` turns re-checks off. A router's
@@ -104,26 +111,49 @@ export interface RunHandlersOptions {
  */
 export type RunSnapshotResponse = (RunSnapshot | PublicRunSnapshot) & { serverTime: string };
 
+/**
+ * The run routes' handlers. `access` is the router's policy (`createRunRouter` passes it with
+ * every call); called without one, only the handlers' own `authorize` applies.
+ */
 export interface RunHandlers {
   /** `GET …/runs/:id` → `RunSnapshotResponse` JSON. */
-  snapshot(request: Request, runId: string): Promise<Response>;
+  snapshot(request: Request, runId: string, access?: RouterAccess): Promise<Response>;
   /** `GET …/runs/:id/events` → `text/event-stream` (`204` once an ended run has nothing more). */
-  events(request: Request, runId: string): Promise<Response>;
+  events(request: Request, runId: string, access?: RouterAccess): Promise<Response>;
   /** `POST …/runs/:id/cancel` → `202 { runId }`. */
-  cancel(request: Request, runId: string): Promise<Response>;
+  cancel(request: Request, runId: string, access?: RouterAccess): Promise<Response>;
   /** `POST …/runs/:id/approvals` `{ approvals: [{ approvalId, approved, reason? }] }` → `202`. */
-  approve(request: Request, runId: string): Promise<Response>;
+  approve(request: Request, runId: string, access?: RouterAccess): Promise<Response>;
   /** `POST …/runs` → `201 { runId }`; `null` when no `start` option was given. */
-  start(request: Request): Promise<Response | null>;
+  start(request: Request, access?: RouterAccess): Promise<Response | null>;
   /**
    * `GET …/runs/:id/events/:revision` → the durable event's JSON: what a client fetches for an
    * `event-ref` message (run-event-reference.ts).
    */
-  event(request: Request, runId: string, revision: string): Promise<Response>;
+  event(
+    request: Request,
+    runId: string,
+    revision: string,
+    access?: RouterAccess,
+  ): Promise<Response>;
   /** Bytes buffered right now for slow readers, across every stream (for metrics). */
   bufferedBytes(): number;
   /** `GET …/runs/:id/operations?after=&limit=` → `RunOperationsPage` JSON (run-history.ts). */
-  history(request: Request, runId: string): Promise<Response>;
+  history(request: Request, runId: string, access?: RouterAccess): Promise<Response>;
+  /**
+   * Whether these handlers guard their routes themselves (`'authorize'`), serve them on purpose
+   * (`'public'`), or rely on a router's policy (`'none'`). `createRunRouter` reads it to refuse a
+   * `'public'` router over handlers of which only some guard themselves.
+   */
+  readonly ownPolicy?: OwnPolicy;
+}
+
+/** See `RunHandlers.ownPolicy`. */
+export type OwnPolicy = 'authorize' | 'public' | 'none';
+
+/** The `ownPolicy` of handlers made with `authorize: policy`. */
+export function ownPolicyOf(policy: RunAccessPolicy | undefined): OwnPolicy {
+  return policy === undefined ? 'none' : policy === 'public' ? 'public' : 'authorize';
 }
 
 const SSE_HEADERS = {
@@ -179,9 +209,20 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   if (!(maxEventBytes > 0))
     throw new TypeError(`maxEventBytes must be positive, not ${maxEventBytes}`);
 
+  const own = optionalAccessPolicy(options.authorize, 'createRunHandlers');
+  const gate = createAccessGate({
+    own,
+    reauthorizeMs: options.reauthorizeMs,
+    onError,
+    where: 'createRunHandlers',
+  });
   /** The answer when `action` is refused (or a policy failed), `null` when allowed. */
-  const refusal = (request: Request, runId: string, action: RunAction): Promise<Response | null> =>
-    askAccess({ request, runId, action, own: options.authorize, onError });
+  const refusal = (
+    request: Request,
+    runId: string,
+    action: RunAction,
+    access: RouterAccess | undefined,
+  ): Promise<Response | null> => gate.ask({ request, runId, action }, access);
 
   const failure = (error: unknown, runId: string, request?: Request): Response => {
     if (RunNotFoundError.isInstance(error)) {
@@ -201,10 +242,10 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   };
 
   return {
-    async snapshot(request, runId) {
+    async snapshot(request, runId, access) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
-      const refused = await refusal(request, runId, 'read');
+      const refused = await refusal(request, runId, 'read', access);
       if (refused) return refused;
       try {
         const snapshot = await store.getSnapshot(runId);
@@ -218,10 +259,10 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       }
     },
 
-    async events(request, runId) {
+    async events(request, runId, access) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
-      const refused = await refusal(request, runId, 'read');
+      const refused = await refusal(request, runId, 'read', access);
       if (refused) return refused;
       let cursor: RunCursor = START_CURSOR;
       const text = cursorText(request);
@@ -247,10 +288,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         exposeInternals,
         signal: request.signal,
         onError,
-        reauthorize: streamReauthorization(
-          { request, runId, own: options.authorize, onError },
-          options.reauthorizeMs,
-        ),
+        reauthorize: gate.reauthorization(request, runId, access),
       });
       let snapshot: RunSnapshot;
       try {
@@ -268,10 +306,10 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       return new Response(stream.readable, { headers: SSE_HEADERS });
     },
 
-    async event(request, runId, revision) {
+    async event(request, runId, revision, access) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
-      const refused = await refusal(request, runId, 'read');
+      const refused = await refusal(request, runId, 'read', access);
       if (refused) return refused;
       return runEventRoute(
         { store, exposeInternals, failure: (error, id) => failure(error, id, request) },
@@ -280,10 +318,10 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       );
     },
 
-    async history(request, runId) {
+    async history(request, runId, access) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
-      const refused = await refusal(request, runId, 'history');
+      const refused = await refusal(request, runId, 'history', access);
       if (refused) return refused;
       return runHistoryRoute(
         { store, failure: (error, id) => failure(error, id, request) },
@@ -292,31 +330,32 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
       );
     },
 
-    async cancel(request, runId) {
+    async cancel(request, runId, access) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
-      const refused = await refusal(request, runId, 'cancel');
+      const refused = await refusal(request, runId, 'cancel', access);
       if (refused) return refused;
       return cancelRunRoute(control, runId);
     },
 
-    async approve(request, runId) {
+    async approve(request, runId, access) {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
-      const refused = await refusal(request, runId, 'approve');
+      const refused = await refusal(request, runId, 'approve', access);
       if (refused) return refused;
       return approveRunRoute(control, request, runId);
     },
 
-    async start(request) {
+    async start(request, access) {
       const { start } = options;
       if (!start) return null;
       const runId = `run-${crypto.randomUUID()}`;
-      const refused = await refusal(request, runId, 'start');
+      const refused = await refusal(request, runId, 'start', access);
       if (refused) return refused;
       return startRunRoute(control, start, request, runId);
     },
 
     bufferedBytes: () => budget.bufferedBytes,
+    ownPolicy: ownPolicyOf(own),
   };
 }

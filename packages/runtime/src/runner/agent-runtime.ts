@@ -1,5 +1,5 @@
-import { type AgentRun, isTerminalStatus, type UIMessage } from '@runlight/protocol';
-import { convertToModelMessages, generateId } from 'ai';
+import type { AgentRun, UIMessage } from '@runlight/protocol';
+import { generateId } from 'ai';
 import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../errors/runtime-closed-error';
 import { RunEventHub } from '../events/event-hub';
@@ -17,20 +17,20 @@ import {
   refused,
 } from './agent-runtime-types';
 import { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './checkpoints/checkpoint-boundary';
-import { adoptOrphanedRequests } from './control/adopt-orphaned-requests';
-import { applyControlRequest } from './control/apply-control-request';
 import {
-  ApprovalRefusedError,
-  answerApprovals,
-  pendingApprovalIds,
-} from './control/approval-answers';
+  type AdoptionOutcome,
+  type AdoptOptions,
+  adoptOrphanedRequests,
+} from './control/adopt-orphaned-requests';
+import { applyControlRequest } from './control/apply-control-request';
 import { createCancels } from './control/cancels';
 import { startControlPump } from './control/control-pump';
+import { createResume, type PreparedExecution } from './control/resume-paused-run';
 import { notifyFinish } from './lifecycle/notify-finish';
 import { RuntimeShutdown } from './lifecycle/shutdown';
 import { prepareStart } from './prepare-start';
 import { RunExecution } from './run-execution';
-import type { ResumeRunOptions, RunExecutionOptions } from './run-options';
+import type { RunExecutionOptions } from './run-options';
 import { toolErrorTextOf } from './tools/tool-error-text';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES, positiveLimit } from './tools/tool-result-limit';
 import { publishingStore } from './writes/publishing-store';
@@ -96,8 +96,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const paused = new Map<string, RunExecutionOptions>();
   /** Controllers aborted by a cancel (`cancelRun` or the caller's signal), not by a failure. */
   const cancelRequested = new WeakSet<AbortController>();
-  /** Runs an answer is waiting to resume (while their pausing execution returns). */
-  const resuming = new Set<string>();
+  /** Runs whose execution here is past its `prepare`: the runs whose requests it applies. */
+  const executing = new Set<string>();
   /** `close()`: refuses new executions, hands off the leases of the running ones. */
   const shutdown = new RuntimeShutdown({ owner, publishing, controllers, executions, log });
 
@@ -114,6 +114,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     cancelRequested,
   });
 
+  /** Exported as `resumeRun` (see `createResume`). */
+  const resume = createResume({
+    publishing,
+    closed: () => shutdown.closed,
+    executions,
+    paused,
+    launch: (runId, options, prepare) => launch(runId, options, prepare),
+  });
+
   // Durable cancels and approval answers recorded by any process, for the runs executed (or
   // kept paused) here: claimed once, then applied (see `startControlPump`).
   const requests = store.controlRequests;
@@ -121,7 +130,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const pump = requests
     ? startControlPump({
         requests,
-        runs: () => new Set([...controllers.keys(), ...paused.keys()]),
+        runs: () => new Set([...executing, ...paused.keys()]),
         apply: (request) => applyControlRequest(request, targets),
         log,
         pollMs: options.controlPollMs,
@@ -131,76 +140,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   // Another process recorded a request (the bus carries the word; the pump reads the store).
   const unhear = pump && bus.onControlRequest?.(() => pump.wake());
 
-  /** Exported as `resumeRun`. */
-  function resume({ runId, approvals, ...overrides }: ResumeRunOptions): RunHandle {
-    if (shutdown.closed) return refused(new RuntimeClosedError(runId));
-    // The approval request is committed a moment before the paused execution returns: an
-    // answer to those requests waits for it (one answer only); any other is refused at once.
-    const previous = executions.get(runId);
-    if (previous) {
-      if (resuming.has(runId)) {
-        return refused(new ApprovalRefusedError('already_resuming', `Run ${runId} is resuming`));
-      }
-      resuming.add(runId);
-      const next = (async () => {
-        try {
-          const snapshot = await publishing.getSnapshot(runId);
-          const requested = pendingApprovalIds(snapshot.assistant?.message);
-          if (!approvals.every((answer) => requested.has(answer.approvalId))) {
-            throw new ApprovalRefusedError('run_executing', `Run ${runId} is executing`);
-          }
-          await previous.catch(() => {});
-          return resume({ runId, approvals, ...overrides });
-        } finally {
-          resuming.delete(runId);
-        }
-      })();
-      const created = next.then((handle) => handle.created);
-      const done = next.then((handle) => handle.done);
-      created.catch(() => {});
-      done.catch(() => {});
-      return { done, created };
-    }
-    const remembered = paused.get(runId);
-    const defined = Object.fromEntries(
-      Object.entries(overrides).filter(([, value]) => value !== undefined),
-    ) as Partial<RunExecutionOptions>;
-    const merged = { ...remembered, ...defined } as Partial<RunExecutionOptions>;
-    if (merged.model === undefined || merged.messages === undefined) {
-      const done = (async (): Promise<AgentRun> => {
-        // A run that ended meanwhile (e.g. cancelled while paused) says so.
-        const run = await publishing.getRun(runId);
-        if (isTerminalStatus(run.status)) {
-          throw new InvalidTransitionError(
-            runId,
-            'run-ended',
-            `the run already ended ${run.status}`,
-          );
-        }
-        throw new TypeError(
-          `Run ${runId} is not paused in this process: pass model and messages to resumeRun`,
-        );
-      })();
-      // Callers may await only one of the two; the other must not be an unhandled rejection.
-      const created = done.then((run) => run);
-      created.catch(() => {});
-      done.catch(() => {});
-      return { done, created };
-    }
-    const execution = merged as RunExecutionOptions;
-    return launch(runId, execution, async () => {
-      const snapshot = await publishing.getSnapshot(runId);
-      const assistant = snapshot.assistant?.message;
-      if (!assistant) throw new TypeError(`Run ${runId} has no assistant message to resume`);
-      const answered = answerApprovals(assistant, approvals);
-      // The model sees its earlier steps and the answers as the AI SDK UI would send them.
-      const continued = await convertToModelMessages([answered], { tools: execution.tools });
-      return {
-        message: answered,
-        resumed: true,
-        messages: [...execution.messages, ...continued],
-      };
-    });
+  /** Exported as `adoptOrphanedRequests`. */
+  function adopt(adoptOptions: AdoptOptions): Promise<AdoptionOutcome[]> {
+    if (!pump || shutdown.closed) return Promise.resolve([]);
+    const track = pump.track;
+    return adoptOrphanedRequests({ ...deps, owner, paused, targets, track }, adoptOptions);
   }
 
   /**
@@ -211,16 +155,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   function launch(
     runId: string,
     options: RunExecutionOptions | undefined,
-    prepare: () => Promise<
-      | {
-          message?: UIMessage;
-          resumed: boolean;
-          messages: RunExecutionOptions['messages'];
-          acquired?: AgentRun;
-          execution?: RunExecutionOptions;
-        }
-      | { settled: AgentRun }
-    >,
+    prepare: () => Promise<PreparedExecution>,
   ): RunHandle {
     if (shutdown.closed) return refused(new RuntimeClosedError(runId));
     if (controllers.has(runId)) {
@@ -237,8 +172,6 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     if (external?.aborted) onExternalAbort();
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     controllers.set(runId, controller);
-    // A request recorded before this execution began (e.g. a cancel of a queued run) applies.
-    pump?.wake();
 
     let admitted!: (run: Promise<AgentRun>) => void;
     const created = new Promise<AgentRun>((resolve) => {
@@ -257,6 +190,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         // A snapshot read (not getRun): hosts and tests hook getRun for the tool fence.
         admitted(store.getSnapshot(runId).then((snapshot) => snapshot.run));
         if ('settled' in prepared) return prepared.settled;
+        // Its requests are this process's from now on — not while `prepare` decides: a takeover
+        // may yet find the run paused (then nobody here keeps it, and recovery adopts them). A
+        // request recorded before this execution began (a cancel of a queued run) applies.
+        executing.add(runId);
+        pump?.wake();
         const execution = prepared.execution ?? (options as RunExecutionOptions);
         const acquired =
           prepared.acquired ?? (await publishing.acquireRun(runId, { owner, leaseMs }));
@@ -287,6 +225,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       } finally {
         external?.removeEventListener('abort', onExternalAbort);
         controllers.delete(runId);
+        executing.delete(runId);
         executions.delete(runId);
         if (began) bus.endRun(runId);
       }
@@ -345,17 +284,29 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
         };
       });
       // A takeover that failed before deciding (e.g. the store is unreachable) rejects both.
-      return {
-        outcome: Promise.race([outcome, handle.done.then(() => outcome)]),
-        done: handle.done,
-      };
+      const decided = Promise.race([outcome, handle.done.then(() => outcome)]);
+      // A run it found pausing (its owner died before releasing it) is nobody's now: an answer
+      // or cancel recorded before or while it decided is applied here at once, the way
+      // recovery adopts a paused run's requests (a later one, on recovery's next poll).
+      const done = handle.done.then(async (run) => {
+        if ((await decided).result === 'paused') {
+          await adopt({ resolveRun: options.resolveRun, runIds: [run.id], adoptAfterMs: 0 }).catch(
+            (error: unknown) =>
+              log({
+                level: 'warn',
+                runId: run.id,
+                message: 'Its requests wait for recovery',
+                error,
+              }),
+          );
+        }
+        return run;
+      });
+      done.catch(() => {});
+      return { outcome: decided, done };
     },
 
-    adoptOrphanedRequests(adoptOptions) {
-      if (!pump || shutdown.closed) return Promise.resolve([]);
-      const track = pump.track;
-      return adoptOrphanedRequests({ ...deps, owner, paused, targets, track }, adoptOptions);
-    },
+    adoptOrphanedRequests: adopt,
 
     // The control pump serves cancels until the last run is handed off, then stops polling.
     close: (options) =>

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Fleet, Member } from './fleet';
 import type { PgProxy } from './pg-proxy';
+import type { SoakRedis } from './redis-server';
 
 /** The faults of issue 21, one after another; each resolves when the fault has cleared. */
 export const FAULTS = [
@@ -12,13 +13,17 @@ export const FAULTS = [
   'runner-sigstop',
   'rolling-restart',
 ] as const;
-export type Fault = (typeof FAULTS)[number];
+/** The faults of the Redis bus (`--bus redis`: the soak's own `redis-server`), after those. */
+export const REDIS_FAULTS = ['redis-outage-10s'] as const;
+export type Fault = (typeof FAULTS)[number] | (typeof REDIS_FAULTS)[number];
 
 export interface FaultContext {
   fleet: Fleet;
   proxy: PgProxy;
   /** A pool straight to the server (not through the proxy). */
   admin: pg.Pool;
+  /** The soak's own Redis with `--bus redis`, else null. */
+  redis: SoakRedis | null;
   /** Prefix of every application_name of this soak's processes. */
   appPrefix: string;
   leaseMs: number;
@@ -98,6 +103,14 @@ export async function inject(fault: Fault, context: FaultContext): Promise<strin
       await sleep(1_000);
       await fleet.terminate(runner);
       return `${runner.name} SIGSTOPped ${context.leaseMs * 2 + 2_000} ms; ${standby.name} took over`;
+    }
+    case 'redis-outage-10s': {
+      // A Redis restart without persistence, down 10 s: every delta in flight is lost.
+      if (!context.redis) throw new Error('redis-outage-10s needs --bus redis');
+      await context.redis.stop();
+      await sleep(10_000);
+      await context.redis.start();
+      return 'redis-server SIGKILLed, started again (empty) after 10 s';
     }
     case 'rolling-restart': {
       const runner = onlyRunner(context);

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { BusReport } from './open-bus';
 
 /** One child process of the soak's deployment, and whether the soak meant it to exit. */
 export interface Member {
@@ -13,6 +14,8 @@ export interface Member {
   exited: { code: number | null; signal: string | null } | null;
   /** stderr lines (the last 50), for the report of an unexpected exit. */
   readonly stderr: string[];
+  /** What its Redis bus reported (`--bus redis`), each with when the soak heard it. */
+  readonly busReports: (BusReport & { at: number })[];
 }
 
 export interface Fleet {
@@ -60,6 +63,10 @@ export function createFleet(env: Record<string, string>): Fleet {
         stderr.push(...text.split('\n').filter(Boolean));
         stderr.splice(0, Math.max(0, stderr.length - 50));
       });
+      const busReports: (BusReport & { at: number })[] = [];
+      child.on('message', (message: BusReport) => {
+        if (message.type === 'bus-report') busReports.push({ ...message, at: Date.now() });
+      });
       const ready = await new Promise<{ origin?: string }>((resolve, reject) => {
         child.on('message', (message: { type: string; origin?: string }) => {
           if (message.type === 'ready') resolve(message);
@@ -76,6 +83,7 @@ export function createFleet(env: Record<string, string>): Fleet {
         expectedExit: false,
         exited: null,
         stderr,
+        busReports,
       };
       child.on('exit', (code, signal) => {
         member.exited = { code, signal };

@@ -7,19 +7,35 @@
  * outage, `pg_terminate_backend` of every connection, the LISTEN backend of a gateway stopped
  * 10 s, SIGKILL and SIGSTOP of the runner, a rolling runner restart. Cancels and approval
  * answers go to the gateways (each approval to both at once: exactly one may be accepted).
+ * Live events travel on PostgreSQL's LISTEN/NOTIFY bus, or with `--bus redis` on the Redis
+ * Streams bus (`@runlight/bus-redis`) through a `redis-server` the soak starts on a port of its
+ * own. The store stays on PostgreSQL, so every fault above still applies (`listen-freeze` then
+ * stops a LISTEN connection no event travels on), and one more follows: `redis-outage-10s`,
+ * Redis SIGKILLed and started again empty 10 s later.
  *
  * After each wave it checks: no process exited unless the soak killed it; every run ended in
  * exactly one terminal state, the expected one, within lease + 10 s of the fault clearing; no
  * committed text lost (every text sampled from the database is a prefix of the final one);
  * every watcher on every gateway shows the end and exactly the stored text (no gap, no glued
- * text); every cancel and approval took effect exactly once; no write after a fencing loss.
+ * text); every cancel and approval took effect exactly once; no write after a fencing loss;
+ * on the Redis bus, every process reported a Redis outage exactly twice (started, ended).
+ * Figures per wave: the last run's end after the fault cleared, the longest hand-off → takeover,
+ * the longest cancel → `cancelled` (sent to a gateway just before the fault: how fast the bus
+ * wakes the runner — a few hundred ms — unless the fault stops the runner or the store first,
+ * when it waits for the takeover); with `--rounds` above 1, each fault's spread across rounds
+ * (min / median / max), e.g. `--faults runner-sigkill --rounds 6` for six takeovers in a row;
+ * after a Redis outage, how long after Redis the last process said its bus was back.
  *
  *   pnpm soak:deployment                 # full size: 16 runs per wave, every fault twice
  *   pnpm soak:deployment --size small    # 4 runs per wave, every fault once (pnpm test:soak)
+ *   pnpm soak:deployment --size small --bus redis            # the same on the Redis bus
+ *   pnpm soak:deployment --faults runner-sigkill --rounds 6  # one fault, six times over
  *   pnpm soak:deployment --faults outage-10s,runner-sigkill --runs 8
  *
  * Needs PostgreSQL at 127.0.0.1:5432 (PGPORT moves it), database `test`, trust auth; uses a
- * fresh schema and drops it. Exits 1 on any violation.
+ * fresh schema and drops it; `--bus redis` needs `redis-server` on PATH. `--if-server` skips
+ * (exit 0) when PostgreSQL does not answer or there is no `redis-server`. Exits 1 on any
+ * violation.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -27,11 +43,16 @@ import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
 import { migrate } from '../../src/migrate';
 import { createPostgresDriver } from '../../src/postgres-driver';
+import { checkBusReports, markReports } from './bus-reports';
 import { type ControlLog, checkRun, outcomeOf } from './checks';
-import { FAULTS, type Fault, inject } from './faults';
+import { FAULTS, type Fault, inject, REDIS_FAULTS } from './faults';
 import { createFleet } from './fleet';
+import { SOAK_BUSES, type SoakBus } from './open-bus';
 import { startPgProxy } from './pg-proxy';
+import { type SoakRedis, startSoakRedis } from './redis-server';
+import { printReport, type WaveFigures } from './report';
 import { runIdOf } from './scenarios';
+import { deferred, waitUntil } from './wait';
 import { createWatcher, sampleCommittedText, selectMessage, textOf } from './watchers';
 
 const { values } = parseArgs({
@@ -40,6 +61,8 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     rounds: { type: 'string' },
     faults: { type: 'string' },
+    // Where live events travel: PostgreSQL's LISTEN/NOTIFY bus or the Redis Streams bus.
+    bus: { type: 'string', default: 'postgres' },
     // Longer than the 10 s outage, as the runtime's default 30 s lease is: an outage shorter
     // than the lease loses no run (a shorter `--lease-ms` makes the outage waves end runs).
     'lease-ms': { type: 'string', default: '15000' },
@@ -51,8 +74,13 @@ const small = values.size === 'small';
 const runsPerWave = Number(values.runs ?? (small ? 4 : 16));
 const rounds = Number(values.rounds ?? (small ? 1 : 2));
 const leaseMs = Number(values['lease-ms']);
-const faults = (values.faults?.split(',') ?? [...FAULTS]) as Fault[];
-for (const fault of faults) if (!FAULTS.includes(fault)) throw new Error(`Unknown fault ${fault}`);
+const bus = values.bus as SoakBus;
+if (!SOAK_BUSES.includes(bus)) throw new Error(`Unknown bus ${bus} (${SOAK_BUSES.join(', ')})`);
+const known: readonly Fault[] = bus === 'redis' ? [...FAULTS, ...REDIS_FAULTS] : FAULTS;
+const faults = (values.faults?.split(',') ?? known) as Fault[];
+for (const fault of faults) {
+  if (!known.includes(fault)) throw new Error(`Unknown fault ${fault} on the ${bus} bus`);
+}
 
 const host = '127.0.0.1';
 const port = Number(process.env.PGPORT ?? 5432);
@@ -81,6 +109,15 @@ const connected = await connectAdmin().catch((error: unknown) => {
   log(`skipped: ${(error as Error).message}`);
   process.exit(0);
 });
+const redis: SoakRedis | null =
+  bus === 'redis'
+    ? await startSoakRedis().catch(async (error: unknown) => {
+        if (!values['if-server']) throw error;
+        log(`skipped: no redis-server to start (${(error as Error).message})`);
+        await connected.admin.end();
+        process.exit(0);
+      })
+    : null;
 const { admin, user } = connected;
 const id = randomBytes(3).toString('hex');
 const schema = `rl_soak_${id}`;
@@ -96,20 +133,17 @@ const fleet = createFleet({
   RUNLIGHT_SCHEMA: schema,
   SOAK_LEASE_MS: String(leaseMs),
   SOAK_APP_PREFIX: appPrefix,
+  SOAK_BUS: bus,
+  SOAK_REDIS_URL: redis?.url ?? '',
 });
 let runnerCount = 0;
 const nextRunnerName = () => `runner${++runnerCount}`;
 const violations: string[] = [];
 const control: ControlLog = { cancels: new Map(), approvals: new Map() };
-const figures: {
-  fault: Fault;
-  notes: string;
-  runs: number;
-  recoveryMs: number;
-  /** The longest wait from a graceful hand-off (`lease-handed-off`) to the next takeover. */
-  handOffMs: number | null;
-  violations: number;
-}[] = [];
+/** When each cancel was sent to a gateway (the first attempt). */
+const cancelSentAt = new Map<string, number>();
+const figures: WaveFigures[] = [];
+log(`live events on the ${bus} bus${redis ? ` (its own redis-server, ${redis.url})` : ''}`);
 
 try {
   await fleet.start('runner', nextRunnerName());
@@ -124,6 +158,7 @@ try {
     for (const fault of faults) {
       wave++;
       const before = violations.length;
+      const marks = markReports(fleet.members.filter((member) => !member.exited));
       const runIds = Array.from({ length: runsPerWave }, (_, index) => runIdOf(wave, index));
       await startRuns(runIds);
       for (const runId of runIds) {
@@ -141,6 +176,7 @@ try {
         fleet,
         proxy,
         admin,
+        redis,
         appPrefix,
         leaseMs,
         nextRunnerName,
@@ -169,6 +205,7 @@ try {
       );
       let recoveryMs = 0;
       let handOffMs: number | null = null;
+      let cancelMs: number | null = null;
       for (const runId of runIds) {
         const gap = await handOffGap(runId);
         if (gap !== null) handOffMs = Math.max(handOffMs ?? 0, gap);
@@ -181,6 +218,10 @@ try {
           control,
         });
         violations.push(...checked.violations);
+        const sentAt = cancelSentAt.get(runId);
+        if (sentAt !== undefined && checked.outcome.endedAt !== null) {
+          cancelMs = Math.max(cancelMs ?? 0, checked.outcome.endedAt - sentAt);
+        }
         if (checked.outcome.endedAt !== null) {
           recoveryMs = Math.max(recoveryMs, checked.outcome.endedAt - clearedAt);
           if (checked.outcome.endedAt > deadline) {
@@ -190,6 +231,12 @@ try {
           }
         }
       }
+      const reports = checkBusReports({
+        marks,
+        clearedAt,
+        redisOutage: fault === 'redis-outage-10s',
+      });
+      if (bus === 'redis') violations.push(...reports.violations);
       for (const member of fleet.unexpectedExits()) {
         violations.push(
           `${member.name} exited unasked (${JSON.stringify(member.exited)}): ${member.stderr.slice(-5).join(' | ')}`,
@@ -205,10 +252,23 @@ try {
         watchers[index] = createWatcher(gateway.name, gateway.origin!);
       }
       const found = violations.length - before;
-      figures.push({ fault, notes, runs: runIds.length, recoveryMs, handOffMs, violations: found });
+      figures.push({
+        fault,
+        notes: bus === 'redis' ? `${notes}; ${reports.notes}` : notes,
+        runs: runIds.length,
+        recoveryMs,
+        handOffMs,
+        cancelMs,
+        busBackMs: reports.backMs,
+        violations: found,
+      });
       const handOff = handOffMs === null ? '' : `, hand-off to takeover ≤ ${handOffMs} ms`;
+      const cancelled = cancelMs === null ? '' : `, cancel → cancelled ≤ ${cancelMs} ms`;
+      const back =
+        reports.backMs === null ? '' : `, every bus back ${reports.backMs} ms after Redis`;
+      const busNotes = bus === 'redis' ? ` (${reports.notes})` : '';
       log(
-        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing${handOff}, ${found} violations`,
+        `wave ${wave}: ${fault}: ${runIds.length} runs, last end ${recoveryMs} ms after clearing${handOff}${cancelled}${back}, ${found} violations${busNotes}`,
       );
       for (const line of violations.slice(before, before + 10)) log(`  ✗ ${line}`);
     }
@@ -224,21 +284,10 @@ try {
   await proxy.close();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
   await admin.end();
+  await redis?.stop();
 }
 
-console.log(
-  '\nfault                 runs  last end after clearing  hand-off → takeover  violations',
-);
-for (const row of figures) {
-  const handOff = row.handOffMs === null ? '–' : `${row.handOffMs} ms`;
-  console.log(
-    `${row.fault.padEnd(20)} ${String(row.runs).padStart(5)}  ${`${row.recoveryMs} ms`.padStart(23)}  ${handOff.padStart(19)}  ${String(row.violations).padStart(10)}`,
-  );
-}
-console.log(
-  `\n${figures.reduce((sum, row) => sum + row.runs, 0)} runs, ${figures.length} faults in ${((Date.now() - started) / 1000).toFixed(1)} s: ${violations.length} violations`,
-);
-for (const line of violations) console.log(`  ✗ ${line}`);
+printReport(figures, violations, Date.now() - started);
 process.exit(violations.length === 0 ? 0 : 1);
 
 // ---------------------------------------------------------------------------------------------
@@ -276,16 +325,6 @@ async function handOffGap(runId: string): Promise<number | null> {
   return gap;
 }
 
-function deferred() {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
-  return { promise, resolve, reject };
-}
-
 async function isUnderway(runId: string): Promise<boolean> {
   const snapshot = await store.getSnapshot(runId);
   const operation = snapshot.run.lastOperation;
@@ -293,23 +332,6 @@ async function isUnderway(runId: string): Promise<boolean> {
     snapshot.run.status !== 'running' ||
     (operation?.kind === 'model-request' && operation.phase !== 'started')
   );
-}
-
-async function waitUntil(conditions: (() => boolean | Promise<boolean>)[], timeoutMs: number) {
-  const until = Date.now() + Math.max(0, timeoutMs);
-  const open = new Set(conditions);
-  while (open.size > 0 && Date.now() < until) {
-    for (const condition of [...open]) {
-      if (
-        await Promise.resolve()
-          .then(condition)
-          .catch(() => false)
-      )
-        open.delete(condition);
-    }
-    if (open.size > 0) await sleep(100);
-  }
-  return open.size === 0;
 }
 
 function gatewayOrigin(index: number): string {
@@ -341,6 +363,7 @@ function record(map: Map<string, number[]>, runId: string, status: number) {
 }
 
 async function cancel(runId: string, index: number): Promise<void> {
+  cancelSentAt.set(runId, Date.now());
   record(
     control.cancels,
     runId,

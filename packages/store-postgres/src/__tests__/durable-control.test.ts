@@ -33,7 +33,11 @@ describe.runIf(serverUnavailable === null)(`durable control requests (${serverLa
     await migrate(open(), { schema });
     runnerSide = await connectPostgresDeployment({ pool: open(), schema, migrate: false });
     gatewaySide = await connectPostgresDeployment({ pool: open(), schema, migrate: false });
-    gateway = await startGateway({ store: gatewaySide.store, bus: gatewaySide.bus });
+    gateway = await startGateway({
+      store: gatewaySide.store,
+      bus: gatewaySide.bus,
+      authorize: 'public',
+    });
   });
 
   afterAll(async () => {

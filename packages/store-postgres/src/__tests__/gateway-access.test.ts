@@ -1,4 +1,5 @@
 import {
+  AccessPolicyError,
   type AgentRuntimeStore,
   type Authorize,
   createAgentRuntimeStore,
@@ -45,6 +46,14 @@ describe('startGateway: the same access policy and CORS as the router', () => {
     const events = await fetch(`${origin}/runs/run-1/events`, as('good'));
     expect(events.status).toBe(200);
     await events.body?.cancel();
+  });
+
+  it('no policy, no gateway: a deployment made without authorize rejects with AccessPolicyError', async () => {
+    const store = createAgentRuntimeStore(createMemoryDriver());
+    const started = startGateway({ store, bus: new RunEventHub(), authorize: undefined });
+    await expect(started).rejects.toSatisfy(
+      (error) => AccessPolicyError.isInstance(error) && error.problem === 'missing',
+    );
   });
 
   it('cors answers a preflight from the allowed origin and marks the responses', async () => {

@@ -36,7 +36,7 @@ export async function startInstance(
   const runtime = createAgentRuntime({ store, events: bus, ...options });
   // These tests compare what a client receives with what is stored: the stored form.
   const handlers = createRunHandlers({ store, runtime, exposeInternals: true });
-  const route = createRunRouter({ handlers });
+  const route = createRunRouter({ handlers, authorize: 'public' });
   const server = createServer(toNodeListener(route));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -97,7 +97,9 @@ describe.runIf(serverUnavailable === null)(`a gateway's LISTEN connection (${ser
       runtime: gateway.bus,
       heartbeatMs: HEARTBEAT_MS,
     });
-    const server = await listenOnLoopback(toNodeListener(createRunRouter({ handlers })));
+    const server = await listenOnLoopback(
+      toNodeListener(createRunRouter({ handlers, authorize: 'public' })),
+    );
     cleanups.push(() => server.close());
     const runnerPool = new pg.Pool({ ...config, max: 4 });
     cleanups.push(() => runnerPool.end());

@@ -44,7 +44,12 @@ function scaleOutTests(label: string, open: () => Promise<{ db: TestDatabase; co
         // The first gateway sends what is stored (an operator's); the second the public form.
         for (const [index, side] of sides.entries())
           gateways.push(
-            await startGateway({ store: side.store, bus: side.bus, exposeInternals: index === 0 }),
+            await startGateway({
+              store: side.store,
+              bus: side.bus,
+              exposeInternals: index === 0,
+              authorize: 'public',
+            }),
           );
         // The runner serves nothing; the gateways execute nothing.
         const runtime = createAgentRuntime({

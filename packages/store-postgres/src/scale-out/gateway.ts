@@ -7,8 +7,12 @@ import {
   type RunCorsOptions,
   type RunEventSource,
   type RunHandlersOptions,
+  type StartRun,
   toNodeListener,
 } from '@runlight/runtime';
+import { forwardStart } from './forward-start';
+import { healthRoute } from './health-routes';
+import type { Readiness } from './readiness';
 
 export interface GatewayOptions {
   store: RunHandlersOptions['store'];
@@ -27,11 +31,12 @@ export interface GatewayOptions {
   backlog?: number;
   /**
    * The access policy of every route the gateway serves (`createRunRouter({ authorize })`):
-   * an `Authorize` function, or `'public'` to serve every run to anyone on purpose. Left out,
-   * the router warns once and every route is open. `connectPostgresDeployment({ authorize })`
-   * carries one for `startGateway({ ...deployment })`.
+   * an `Authorize` function, or `'public'` to serve every run to anyone on purpose. Required:
+   * `undefined` (a deployment made without `authorize`, spread in) rejects with
+   * `AccessPolicyError` and serves nothing. `connectPostgresDeployment({ authorize })` hands
+   * its policy on as `deployment.authorize`: `startGateway({ ...deployment })`.
    */
-  authorize?: RunAccessPolicy | undefined;
+  authorize: RunAccessPolicy | undefined;
   /** How often open event streams re-ask `authorize`. Default 60 000 ms. */
   reauthorizeMs?: number | undefined;
   /** Cross-origin access for pages on other origins (`createRunRouter({ cors })`). */
@@ -43,6 +48,25 @@ export interface GatewayOptions {
    */
   exposeInternals?: boolean | undefined;
   onError?: (error: unknown) => void;
+  /**
+   * Where `POST {basePath}/runs` starts a run. Left out (with `startRunsAt`), the gateway
+   * serves no start route. A runner process that serves starts gives its runtime's
+   * `startRun` here (see docs/production.md): `start: ({ runId, body }) => runtime.startRun(…)`.
+   */
+  start?: StartRun | undefined;
+  /**
+   * The runners' internal address (e.g. `http://runners.internal:3002`): the gateway serves
+   * `POST {basePath}/runs` by asking its access policy, then forwarding the request to
+   * `{startRunsAt}{basePath}/runs` — a runner serving `start` behind the same policy — and
+   * answering with the runner's response (a start no runner took is tried again, up to 3 times;
+   * `503 runner_unavailable` when none answers within 10 s). See forward-start.ts.
+   */
+  startRunsAt?: string | undefined;
+  /**
+   * What `GET /ready` answers: `connectPostgresDeployment` hands `deployment.ready` over with
+   * `...deployment` (the store answers, the bus is live, not closing). Default: the bus's health.
+   */
+  ready?: (() => Promise<Readiness>) | undefined;
 }
 
 export interface Gateway {
@@ -57,27 +81,48 @@ export interface Gateway {
  * followed through the event bus. It executes no run, so nothing competes with serving on its
  * event loop; add gateways behind a load balancer to serve more watchers. Cancels and approval
  * answers it receives are recorded in the store (`202` = recorded durably) for the runner that
- * executes the run, which applies each exactly once.
+ * executes the run, which applies each exactly once. Starts go to a runner (`startRunsAt`), or
+ * are executed here when the process is a runner (`start`). `GET /health` and `GET /ready` are
+ * its probes (health-routes.ts).
  *
  * @example
  * const deployment = await connectPostgresDeployment({ connectionString, authorize });
  * const gateway = await startGateway({ ...deployment, port: 3001 }); // store, bus, authorize
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  if (options.start !== undefined && options.startRunsAt !== undefined) {
+    throw new TypeError('startGateway: give `start` or `startRunsAt`, not both');
+  }
+  const start =
+    options.start ??
+    (options.startRunsAt === undefined
+      ? undefined
+      : forwardStart(options.startRunsAt, options.basePath ?? ''));
   const handlers = createRunHandlers({
     store: options.store,
     runtime: options.bus,
     onError: options.onError,
     exposeInternals: options.exposeInternals === true,
+    ...(start === undefined ? {} : { start }),
   });
   const route = createRunRouter({
     handlers,
     basePath: options.basePath,
-    ...(options.authorize === undefined ? {} : { authorize: options.authorize }),
+    // Checked by the router: no policy is `AccessPolicyError`, before a socket is opened.
+    authorize: options.authorize as RunAccessPolicy,
     ...(options.reauthorizeMs === undefined ? {} : { reauthorizeMs: options.reauthorizeMs }),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
   });
-  const server = createServer(toNodeListener(route, { onError: options.onError }));
+  let closing = false;
+  const readiness = async (): Promise<Readiness> => {
+    if (closing) return { ready: false, reason: 'closing' };
+    if (options.ready) return options.ready();
+    return options.bus.health?.() === 'deaf'
+      ? { ready: false, reason: 'bus_deaf' }
+      : { ready: true };
+  };
+  const serve = (request: Request) => healthRoute(request, readiness) ?? route(request);
+  const server = createServer(toNodeListener(serve, { onError: options.onError }));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -91,6 +136,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     server,
     origin: `http://${host}:${port}`,
     async close() {
+      closing = true;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -3,9 +3,11 @@ import {
   type CloseOptions,
   createAgentRuntimeStore,
   type RunAccessPolicy,
+  type RunEventBus,
+  type RunEventSourceHealth,
 } from '@runlight/runtime';
 import pg from 'pg';
-import { migrate } from '../migrate';
+import { DEFAULT_SCHEMA, migrate } from '../migrate';
 import { createPostgresDriver } from '../postgres-driver';
 import {
   createPostgresEventBus,
@@ -17,6 +19,16 @@ import {
   type DeploymentRunnerOptions,
   startDeploymentRunner,
 } from './deployment-runner';
+import { checkReadiness, type Readiness } from './readiness';
+
+/**
+ * The event bus every process of a deployment shares: PostgreSQL's LISTEN/NOTIFY by default, or
+ * another (`createRedisEventBus`) through the `bus` option. Closed by `deployment.close()`.
+ */
+export interface DeploymentBus extends RunEventBus {
+  health?(): RunEventSourceHealth;
+  close(): Promise<void>;
+}
 
 export interface PostgresDeploymentOptions {
   /** A node-postgres pool; or `connectionString` to open one (closed by `close`). */
@@ -29,10 +41,22 @@ export interface PostgresDeploymentOptions {
   connectionString?: string | undefined;
   /** Pool size when this function opens the pool. Default 10. */
   max?: number;
-  /** Schema of the tables (default `runlight`); the bus channel is `<schema>_events`. */
-  schema?: string;
-  /** Run `migrate` first (idempotent; safe from several processes at once). Default true. */
+  /**
+   * Schema of the tables (default `runlight`, also when `undefined`, so
+   * `process.env.RUNLIGHT_SCHEMA` can be passed as is); the bus channel is `<schema>_events`.
+   */
+  schema?: string | undefined;
+  /**
+   * Run `migrate` first (idempotent; safe from several processes at once). Default true. In a
+   * deployment, run `npx runlight-postgres-migrate` once per deploy and pass `false`.
+   */
   migrate?: boolean;
+  /**
+   * Another event bus instead of LISTEN/NOTIFY, made once the store exists, e.g.
+   * `bus: (store) => createRedisEventBus({ url: process.env.REDIS_URL, store })`. The
+   * deployment's runners and gateways use it, `ready()` reads its health, `close()` closes it.
+   */
+  bus?: ((store: AgentRuntimeStore) => Promise<DeploymentBus>) | undefined;
   /**
    * The bus's LISTEN liveness check (`createPostgresEventBus`): a probe every
    * `livenessIntervalMs` (default 5000), given up after `livenessTimeoutMs` (default 5000).
@@ -58,10 +82,10 @@ export interface PostgresDeploymentOptions {
 const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 
 /** What every runner and gateway process of one deployment shares: the store and the bus. */
-export interface PostgresDeployment {
+export interface PostgresDeployment<Bus extends DeploymentBus = PostgresEventBus> {
   pool: pg.Pool;
   store: AgentRuntimeStore;
-  bus: PostgresEventBus;
+  bus: Bus;
   /** The `authorize` option, for `startGateway({ ...deployment })`. */
   authorize: RunAccessPolicy | undefined;
   /**
@@ -71,6 +95,11 @@ export interface PostgresDeployment {
    * gracefully (its in-flight runs handed off to the other runners).
    */
   startRunner(options?: DeploymentRunnerOptions): DeploymentRunner;
+  /**
+   * Whether this process should get traffic (`GET /ready` of `startGateway({ ...deployment })`):
+   * not closing, the database answers `SELECT 1` within 2 s, the bus is `live`. Never rejects.
+   */
+  ready(): Promise<Readiness>;
   /**
    * Closes every runner gracefully (`runner.close(options)`: in-flight runs stop at a
    * checkpoint and their leases are handed off, at most `timeoutMs`, default 10 s), then stops
@@ -87,28 +116,40 @@ export interface PostgresDeployment {
  *
  * @example
  * const deployment = await connectPostgresDeployment({ connectionString: process.env.DATABASE_URL });
- * const { runtime } = deployment.startRunner({ owner: 'runner-1' }); // recovery loop included
+ * const { runtime } = deployment.startRunner(); // a unique owner; recovery loop included
  */
 export async function connectPostgresDeployment(
+  options?: PostgresDeploymentOptions & { bus?: undefined },
+): Promise<PostgresDeployment>;
+export async function connectPostgresDeployment<Bus extends DeploymentBus>(
+  options: PostgresDeploymentOptions & { bus: (store: AgentRuntimeStore) => Promise<Bus> },
+): Promise<PostgresDeployment<Bus>>;
+export async function connectPostgresDeployment(
+  options?: PostgresDeploymentOptions,
+): Promise<PostgresDeployment<DeploymentBus>>;
+export async function connectPostgresDeployment(
   options: PostgresDeploymentOptions = {},
-): Promise<PostgresDeployment> {
+): Promise<PostgresDeployment<DeploymentBus>> {
   const owned = options.pool === undefined;
   const onError = options.onError ?? (() => {});
   const pool = options.pool ?? openPool(options, onError);
-  const schema = options.schema ?? 'runlight';
+  const schema = options.schema ?? DEFAULT_SCHEMA;
   try {
     if (options.migrate !== false) await migrate(pool, { schema });
     const store = createAgentRuntimeStore(createPostgresDriver({ client: pool, schema }));
-    const bus = await createPostgresEventBus({
-      pool,
-      schema,
-      channel: `${schema}_events`,
-      livenessIntervalMs: options.livenessIntervalMs,
-      livenessTimeoutMs: options.livenessTimeoutMs,
-      onError,
-    });
-    // A cancel or an answer recorded here reaches the process executing the run at once.
-    store.controlRequests?.subscribe((runId) => bus.notifyControlRequest(runId));
+    const bus: DeploymentBus = options.bus
+      ? await options.bus(store)
+      : await createPostgresEventBus({
+          pool,
+          schema,
+          channel: `${schema}_events`,
+          livenessIntervalMs: options.livenessIntervalMs,
+          livenessTimeoutMs: options.livenessTimeoutMs,
+          onError,
+        });
+    // A cancel or an answer recorded here reaches the process executing the run at once (on a
+    // bus that carries control notifications; the runner's poll finds it otherwise).
+    store.controlRequests?.subscribe((runId) => bus.notifyControlRequest?.(runId));
     const runners: DeploymentRunner[] = [];
     let closing: Promise<void> | undefined;
     const close = async (closeOptions?: CloseOptions) => {
@@ -127,6 +168,12 @@ export async function connectPostgresDeployment(
         runners.push(runner);
         return runner;
       },
+      ready: () =>
+        checkReadiness({
+          closing: closing !== undefined,
+          probe: () => pool.query('SELECT 1'),
+          bus,
+        }),
       close(closeOptions) {
         // Idempotent: a SIGTERM after a SIGINT waits for the same close.
         closing ??= close(closeOptions);

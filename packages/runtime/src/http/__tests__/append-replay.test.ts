@@ -35,7 +35,9 @@ describe('SSE replay of an append-only answer', () => {
     const cursor = appends[10]!.revision;
 
     const handlers = createRunHandlers({ store, runtime });
-    const server = await listen(toNodeListener(createRunRouter({ handlers, basePath: '/api' })));
+    const server = await listen(
+      toNodeListener(createRunRouter({ handlers, basePath: '/api', authorize: 'public' })),
+    );
     cleanups.push(server.close);
     const response = await fetch(`${server.origin}/api/runs/run-1/events`, {
       headers: { 'Last-Event-ID': String(cursor) },

@@ -28,6 +28,7 @@ async function serve(answer = 'Hello there.') {
   const models: ReturnType<typeof scriptedModel>[] = [];
   const chat = createChatStartRoute({
     runtime,
+    authorize: 'public',
     run: () => {
       const model = scriptedModel([{ text: answer, firstTokenMs: 20 }]);
       models.push(model);
@@ -44,7 +45,9 @@ async function serve(answer = 'Hello there.') {
       start: () =>
         runtime.startRun({
           runId: fixedId,
-          model: scriptedModel([{ text: 'x', firstTokenMs: 30 }]),
+          // Slow enough to still be executing at the second start, however busy the machine;
+          // the test cancels it to reach the ended case.
+          model: scriptedModel([{ text: 'x', firstTokenMs: 60_000 }]),
           messages: [{ role: 'user', content: 'Hi' }],
         }),
     }),
@@ -152,7 +155,8 @@ describe('the start route for an id that exists', () => {
     const executing = await f.post('/api/runs', {});
     expect(executing.status).toBe(409);
     expect((await executing.json()).error.code).toBe('run_executing');
-    await expect.poll(async () => (await f.store.getRun('run-fixed')).status).toBe('completed');
+    f.runtime.cancelRun('run-fixed');
+    await expect.poll(async () => (await f.store.getRun('run-fixed')).status).toBe('cancelled');
     const ended = await f.post('/api/runs', {});
     expect(ended.status).toBe(409);
     expect((await ended.json()).error.code).toBe('run_ended');

@@ -36,7 +36,9 @@ async function brokenServer() {
   });
   const hub = new RunEventHub();
   const handlers = createRunHandlers({ store, runtime: hub, onError });
-  const server = await listen(toNodeListener(createRunRouter({ handlers, basePath: '/api' })));
+  const server = await listen(
+    toNodeListener(createRunRouter({ handlers, basePath: '/api', authorize: 'public' })),
+  );
   cleanups.push(server.close);
   return { origin: server.origin, onError, secret, hub };
 }
@@ -159,7 +161,7 @@ describe('events: a store failure after the stream opened', () => {
       runtime: hub,
       onError,
     });
-    const server = await listen(toNodeListener(createRunRouter({ handlers })));
+    const server = await listen(toNodeListener(createRunRouter({ handlers, authorize: 'public' })));
     cleanups.push(server.close);
     const response = await fetch(`${server.origin}/runs/run-1/events`);
     expect(response.status).toBe(200);

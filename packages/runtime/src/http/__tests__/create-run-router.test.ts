@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
@@ -59,7 +60,7 @@ describe('createRunRouter', () => {
     ['/api/runs/run-1/events/12', 'event', 'run-1@12'],
   ])('routes %s to %s(%s)', async (path, handler, runId, method = 'GET') => {
     const { handlers, calls } = fakeHandlers();
-    const route = createRunRouter({ handlers, basePath: '/api/' });
+    const route = createRunRouter({ handlers, basePath: '/api/', authorize: 'public' });
     const response = await route(get(path, method));
     expect(await response?.text()).toBe(handler);
     expect(calls).toEqual([[handler, runId]]);
@@ -78,13 +79,15 @@ describe('createRunRouter', () => {
     '/api/runs',
   ])('leaves %s to the host (null)', async (path) => {
     const { handlers, calls } = fakeHandlers();
-    expect(await createRunRouter({ handlers, basePath: '/api' })(get(path))).toBeNull();
+    expect(
+      await createRunRouter({ handlers, basePath: '/api', authorize: 'public' })(get(path)),
+    ).toBeNull();
     expect(calls).toEqual([]);
   });
 
   it('works without a base path', async () => {
     const { handlers, calls } = fakeHandlers();
-    await createRunRouter({ handlers })(get('/runs/x/events'));
+    await createRunRouter({ handlers, authorize: 'public' })(get('/runs/x/events'));
     expect(calls).toEqual([['events', 'x']]);
   });
 
@@ -94,7 +97,9 @@ describe('createRunRouter', () => {
     [`/api/runs/${'r'.repeat(201)}`, 'at most 200'],
   ])('answers 400 bad_run_id to %s', async (path, message) => {
     const { handlers, calls } = fakeHandlers();
-    const response = await createRunRouter({ handlers, basePath: '/api' })(get(path));
+    const response = await createRunRouter({ handlers, basePath: '/api', authorize: 'public' })(
+      get(path),
+    );
     expect(response?.status).toBe(400);
     const body = await response?.json();
     expect(body.error.code).toBe('bad_run_id');
@@ -108,7 +113,9 @@ describe('createRunRouter', () => {
     ['PUT', '/api/runs/run-1/approvals', 'POST'],
   ])('answers 405 to %s %s with Allow: %s', async (method, path, allow) => {
     const { handlers, calls } = fakeHandlers();
-    const response = await createRunRouter({ handlers, basePath: '/api' })(get(path, method));
+    const response = await createRunRouter({ handlers, basePath: '/api', authorize: 'public' })(
+      get(path, method),
+    );
     expect(response?.status).toBe(405);
     expect(response?.headers.get('allow')).toBe(allow);
     expect(calls).toEqual([]);
@@ -117,7 +124,9 @@ describe('createRunRouter', () => {
   it('answers 405 with Allow: GET to another method on a run route', async () => {
     const { handlers } = fakeHandlers();
     const snapshot = vi.spyOn(handlers, 'snapshot');
-    const response = await createRunRouter({ handlers })(get('/runs/run-1', 'DELETE'));
+    const response = await createRunRouter({ handlers, authorize: 'public' })(
+      get('/runs/run-1', 'DELETE'),
+    );
     expect(response?.status).toBe(405);
     expect(response?.headers.get('allow')).toBe('GET');
     expect((await response!.json()).error.code).toBe('method_not_allowed');
@@ -154,7 +163,9 @@ describe('createRunRouter: paths are matched exactly as sent', () => {
     '/api%2Fruns%2Fsecret',
   ])('refuses %s with 400 bad_path and calls no handler', async (target) => {
     const { handlers, calls } = fakeHandlers();
-    const response = await createRunRouter({ handlers, basePath: '/api' })(raw(target));
+    const response = await createRunRouter({ handlers, basePath: '/api', authorize: 'public' })(
+      raw(target),
+    );
     expect(response?.status).toBe(400);
     expect((await response!.json()).error.code).toBe('bad_path');
     expect(calls).toEqual([]);
@@ -162,7 +173,7 @@ describe('createRunRouter: paths are matched exactly as sent', () => {
 
   it('leaves odd paths that are not run routes under any reading to the host', async () => {
     const { handlers } = fakeHandlers();
-    const route = createRunRouter({ handlers, basePath: '/api' });
+    const route = createRunRouter({ handlers, basePath: '/api', authorize: 'public' });
     expect(await route(raw('/assets/../index.html'))).toBeNull();
     expect(await route(raw('/other//x'))).toBeNull();
   });
@@ -174,6 +185,7 @@ describe('createRunRouter: paths are matched exactly as sent', () => {
     const route = createRunRouter({
       handlers: createRunHandlers({ store, runtime: hub }),
       basePath: '/api',
+      authorize: 'public',
     });
     const listener = toNodeListener(route);
     // The host's own guard, as `app.use('/api/runs', requireAuth)` matches: on the raw path.
@@ -202,6 +214,60 @@ describe('createRunRouter: paths are matched exactly as sent', () => {
       expect(await send('/api/x/%2e%2e/runs/secret')).toBe(400);
       expect(await send('/api//runs/secret')).toBe(400);
       expect(await send('/api/./runs/secret/events')).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('createRunRouter: characters that change what a path means (real HTTP, raw targets)', () => {
+  /** Sends `GET <target>` as written (no client-side normalisation) and reads the answer. */
+  const rawGet = (origin: string, target: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(origin);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`GET ${target} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`);
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('error', reject);
+      socket.on('end', () => {
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+        resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+      });
+    });
+
+  it.each([
+    '/api/runs/run-a#/../run-b',
+    '/api/runs/run-a#x',
+    '/api/runs/run-a?/../run-b',
+    '/api/runs/run-a?x=/../../run-b',
+    '/api/runs/run-a%3F/../run-b',
+    '/api/runs/run-a%23/../run-b',
+    '/api/runs/run-a%3f..%2frun-b',
+    '/api/runs/run-a/..%2Frun-b',
+    '/api/runs/run-a/%2E%2E/run-b',
+    '/api/runs/run-a\\..\\run-b',
+  ])('GET %s is refused 400 bad_path, never answered with a run', async (target) => {
+    const store = createAgentRuntimeStore(createMemoryDriver());
+    await store.createRun({ runId: 'run-a' });
+    await store.createRun({ runId: 'run-b' });
+    const route = createRunRouter({
+      handlers: createRunHandlers({ store, runtime: new RunEventHub(), authorize: 'public' }),
+      basePath: '/api',
+      authorize: 'public',
+    });
+    const server = await listen(toNodeListener(route));
+    try {
+      expect((await rawGet(server.origin, '/api/runs/run-a')).status).toBe(200);
+      const answer = await rawGet(server.origin, target);
+      expect(answer.status).toBe(400);
+      expect(answer.body).not.toContain('"runId"');
+      // Node's own parser may refuse some targets first (a plain 400); ours says bad_path.
+      if (answer.body.includes('"error"')) expect(answer.body).toContain('bad_path');
     } finally {
       await server.close();
     }

@@ -56,7 +56,12 @@ describe('a deaf event source (fake timers)', () => {
   it('gets no ": ping" on a run stream while deaf, and pings again once it hears', async () => {
     vi.useFakeTimers();
     const { store, run, source, set } = await setUp();
-    const handlers = createRunHandlers({ store, runtime: source, heartbeatMs: 1_000 });
+    const handlers = createRunHandlers({
+      store,
+      runtime: source,
+      authorize: 'public',
+      heartbeatMs: 1_000,
+    });
     const response = await handlers.events(
       new Request('http://test/runs/run-1/events?after=2'),
       'run-1',
@@ -81,7 +86,12 @@ describe('a deaf event source (fake timers)', () => {
   it('gets no ": ping" on a multiplexed stream while deaf', async () => {
     vi.useFakeTimers();
     const { store, source, set } = await setUp();
-    const multiplex = createMultiplexHandlers({ store, runtime: source, heartbeatMs: 1_000 });
+    const multiplex = createMultiplexHandlers({
+      store,
+      runtime: source,
+      authorize: 'public',
+      heartbeatMs: 1_000,
+    });
     const response = await multiplex.events(new Request('http://test/run-events?run=run-1@2'));
     const { chunks, cancel } = record(response.body!);
     await vi.advanceTimersByTimeAsync(2_000); // the first interval wrote run-open

@@ -32,7 +32,12 @@ describe('fair slow-reader budgets (issue 22 item 7)', () => {
     const hub = new RunEventHub();
     const store = createAgentRuntimeStore(publishingDriver(createMemoryDriver(), hub).driver);
     const run = await ScriptedRun.start({ store, hub }, 'run-1');
-    const handlers = createRunHandlers({ store, runtime: hub, maxBufferedBytes: 4 * MiB });
+    const handlers = createRunHandlers({
+      store,
+      runtime: hub,
+      authorize: 'public',
+      maxBufferedBytes: 4 * MiB,
+    });
     const open = () =>
       handlers.events(new Request('http://test/runs/run-1/events?after=2'), 'run-1');
     // Three readers that never read, three that read everything.

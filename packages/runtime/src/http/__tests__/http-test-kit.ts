@@ -166,11 +166,9 @@ export async function createHttpFixture(options: FixtureOptions = {}) {
     hub,
   );
   const store = createAgentRuntimeStore(driver);
-  const handlers = createRunHandlers({
-    store,
-    runtime: source ? source(hub) : hub,
-    ...handlerOptions,
-  });
+  const runtime = source ? source(hub) : hub;
+  // Public: mounted behind a public router below, and called directly by some tests.
+  const handlers = createRunHandlers({ store, runtime, authorize: 'public', ...handlerOptions });
   const server = await listen(
     toNodeListener(createRunRouter({ handlers, basePath: '/api', authorize: 'public' })),
   );

@@ -34,10 +34,16 @@ async function fixture(authorize?: (runId: string) => boolean, brokenRun?: strin
     runtime: hub,
     heartbeatMs: 50,
     now: () => NOW,
-    ...(authorize ? { authorize: ({ runId }) => authorize(runId) } : {}),
   });
   const server = await listen(
-    toNodeListener(createRunRouter({ handlers, multiplex, basePath: '/api' })),
+    toNodeListener(
+      createRunRouter({
+        handlers,
+        multiplex,
+        basePath: '/api',
+        authorize: authorize ? ({ runId }) => authorize(runId) : 'public',
+      }),
+    ),
   );
   cleanups.push(server.close);
   const url = (path: string) => `${server.origin}/api${path}`;

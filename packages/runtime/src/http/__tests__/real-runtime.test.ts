@@ -30,7 +30,9 @@ describe('the handlers over the real runtime', () => {
       onLog: (entry) => logs.push(entry),
     });
     const handlers = createRunHandlers({ store, runtime });
-    const server = await listen(toNodeListener(createRunRouter({ handlers, basePath: '/api' })));
+    const server = await listen(
+      toNodeListener(createRunRouter({ handlers, basePath: '/api', authorize: 'public' })),
+    );
     cleanups.push(server.close);
     const open = async (cursor?: string) => {
       const response = await fetch(`${server.origin}/api/runs/run-1/events`, {

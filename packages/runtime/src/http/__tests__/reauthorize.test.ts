@@ -30,14 +30,19 @@ async function serve(
   const onError = options.onError ?? (() => {});
   const reauthorizeMs = options.reauthorizeMs ?? 20;
   const router = createRunRouter({
-    // `ownOnly`: the handlers' own authorize and interval, mounted behind a public router.
+    // `ownOnly`: both handlers' own authorize and interval, mounted behind a public router.
     handlers: createRunHandlers({
       store,
       runtime: hub,
       onError,
       ...(options.ownOnly ? { authorize, reauthorizeMs } : {}),
     }),
-    multiplex: createMultiplexHandlers({ store, runtime: hub, onError }),
+    multiplex: createMultiplexHandlers({
+      store,
+      runtime: hub,
+      onError,
+      ...(options.ownOnly ? { authorize, reauthorizeMs } : {}),
+    }),
     basePath: '/api',
     ...(options.ownOnly ? { authorize: 'public' as const } : { authorize, reauthorizeMs }),
   });

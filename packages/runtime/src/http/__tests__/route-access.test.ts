@@ -4,6 +4,7 @@ import type { RunHandle } from '../../runner/agent-runtime';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import type { RunAccessPolicy } from '../access/access-policy';
+import { AccessPolicyError } from '../access/access-policy-error';
 import type { Authorize, AuthorizeInput } from '../access/authorize';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';
@@ -70,7 +71,7 @@ function spyStore(store: AgentRuntimeStore, log: LogEntry[]) {
  * policies get the log the store spy writes, so their order is one sequence.
  */
 async function serve(
-  authorize: ((log: LogEntry[]) => RunAccessPolicy) | undefined,
+  authorize: (log: LogEntry[]) => RunAccessPolicy,
   own: { run?: (log: LogEntry[]) => Authorize; many?: (log: LogEntry[]) => Authorize } = {},
 ) {
   const log: LogEntry[] = [];
@@ -112,7 +113,7 @@ async function serve(
     handlers,
     multiplex,
     basePath: '/api',
-    ...(authorize === undefined ? {} : { authorize: authorize(log) }),
+    authorize: authorize(log),
   });
   const server = await listen(toNodeListener(router));
   cleanups.push(() => server.close());
@@ -212,7 +213,10 @@ describe('one access policy for every route the router serves', () => {
   it("'public' serves on purpose (no warning), and the handlers' own authorize still applies", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      const f = await serve(() => 'public', { run: logging('own', () => false) });
+      const f = await serve(() => 'public', {
+        run: logging('own', () => false),
+        many: logging('own', () => false),
+      });
       expect((await f.call('snapshot')).status).toBe(403);
       expect(f.log).toEqual(['own read run-1']);
       expect(warn).not.toHaveBeenCalled();
@@ -221,22 +225,78 @@ describe('one access policy for every route the router serves', () => {
     }
   });
 
-  it('no policy at all is never silent: the router warns once per process', async () => {
-    vi.resetModules();
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+  it('no policy at all is never a default: the router is not built (AccessPolicyError)', () => {
+    const handlers = createRunHandlers({
+      store: createAgentRuntimeStore(createMemoryDriver()),
+      runtime: new RunEventHub(),
+    });
+    const built = (options: object) => () =>
+      createRunRouter({ handlers, ...options } as Parameters<typeof createRunRouter>[0]);
+    expect(built({})).toThrow(expect.objectContaining({ problem: 'missing' }));
+    expect(built({ authorize: true })).toThrow(expect.objectContaining({ problem: 'invalid' }));
+    // A handlers object's own policy is optional, but what is given must be one.
+    const store = createAgentRuntimeStore(createMemoryDriver());
+    const own = { store, runtime: new RunEventHub(), authorize: 'yes' } as never;
+    expect(() => createRunHandlers(own)).toThrow(expect.objectContaining({ problem: 'invalid' }));
+    expect(() => createMultiplexHandlers(own)).toThrow(
+      expect.objectContaining({ problem: 'invalid' }),
+    );
     try {
-      const { createRunRouter: fresh } = await import('../routes/create-run-router');
-      const handlers = createRunHandlers({
-        store: createAgentRuntimeStore(createMemoryDriver()),
-        runtime: new RunEventHub(),
-      });
-      fresh({ handlers });
-      fresh({ handlers });
-      expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(/without `authorize`.*'public'/s);
-    } finally {
-      warn.mockRestore();
+      built({})();
+    } catch (error) {
+      expect(AccessPolicyError.isInstance(error)).toBe(true);
+      expect(String(error)).toMatch(/needs `authorize`.*'public'/s);
     }
+  });
+});
+
+describe('no route open by omission (authorize on createRunHandlers only, as older snippets show)', () => {
+  const bearer: Authorize = ({ request }) =>
+    request.headers.get('authorization') === 'Bearer ok'
+      ? true
+      : new Response(null, { status: 401 });
+
+  async function many(options: { router?: RunAccessPolicy; manyOwn?: Authorize }) {
+    const store = createAgentRuntimeStore(createMemoryDriver());
+    await store.createRun({ runId: 'run-1' });
+    const hub = new RunEventHub();
+    const router = createRunRouter({
+      handlers: createRunHandlers({ store, runtime: hub, authorize: bearer }),
+      multiplex: createMultiplexHandlers({
+        store,
+        runtime: hub,
+        ...(options.manyOwn ? { authorize: options.manyOwn } : {}),
+      }),
+      basePath: '/api',
+      ...(options.router ? { authorize: options.router } : {}),
+    } as Parameters<typeof createRunRouter>[0]);
+    const server = await listen(toNodeListener(router));
+    cleanups.push(() => server.close());
+    return server.origin;
+  }
+
+  it('without a router policy, the router is not built: run-events and runs?ids= never serve', async () => {
+    await expect(many({})).rejects.toSatisfy(
+      (error) => AccessPolicyError.isInstance(error) && error.problem === 'missing',
+    );
+  });
+
+  it("a 'public' router over them is refused too: the many-runs routes would serve what the run routes refuse", async () => {
+    await expect(many({ router: 'public' })).rejects.toSatisfy(
+      (error) => AccessPolicyError.isInstance(error) && error.problem === 'uneven',
+    );
+  });
+
+  it('with the policy on both handlers, run-events and runs?ids= ask it: no run without credentials', async () => {
+    const origin = await many({ router: 'public', manyOwn: bearer });
+    const batch = await fetch(`${origin}/api/runs?ids=run-1`);
+    expect(await batch.json()).toMatchObject({ snapshots: [], forbidden: ['run-1'] });
+    const stream = await fetch(`${origin}/api/run-events?run=run-1`);
+    const messages = await new SseReader(stream.body!).rest();
+    expect(messages.map((message) => [message.event, JSON.parse(message.data)])).toEqual([
+      ['run-error', { runId: 'run-1', status: 401, code: 'unauthorized' }],
+    ]);
+    expect((await fetch(`${origin}/api/runs/run-1`)).status).toBe(401);
   });
 });
 

@@ -37,7 +37,9 @@ async function serve(
   },
 ) {
   const handlers = createRunHandlers(options);
-  const server = await listen(toNodeListener(createRunRouter({ handlers, basePath: '/api' })));
+  const server = await listen(
+    toNodeListener(createRunRouter({ handlers, basePath: '/api', authorize: 'public' })),
+  );
   cleanups.push(server.close);
   return (path: string) => `${server.origin}/api${path}`;
 }

@@ -333,7 +333,7 @@ async function direct(options: Partial<RunHandlersOptions> = {}) {
   const hub = new RunEventHub();
   const store = createAgentRuntimeStore(publishingDriver(createMemoryDriver(), hub).driver);
   const run = await ScriptedRun.start({ store, hub }, 'run-1');
-  const handlers = createRunHandlers({ store, runtime: hub, ...options });
+  const handlers = createRunHandlers({ store, runtime: hub, authorize: 'public', ...options });
   const response = await handlers.events(
     new Request('http://test/runs/run-1/events?after=2'),
     'run-1',

@@ -41,7 +41,7 @@ describe('slow readers across clients', () => {
     const handlers = createRunHandlers({ store, runtime: hub, maxBufferedBytes: cap });
     const serverSockets: Socket[] = [];
     const server: Server = createServer(
-      toNodeListener(createRunRouter({ handlers, basePath: '/api' })),
+      toNodeListener(createRunRouter({ handlers, basePath: '/api', authorize: 'public' })),
     );
     server.on('connection', (socket) => serverSockets.push(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,6 +98,7 @@ describe('slow readers across clients', () => {
     const handlers = createRunHandlers({
       store,
       runtime: hub,
+      authorize: 'public',
       heartbeatMs: 20,
       idleTimeoutMs: 100,
     });

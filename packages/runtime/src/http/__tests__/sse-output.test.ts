@@ -132,7 +132,7 @@ describe('events over node:http (the direct path)', () => {
     const store = createAgentRuntimeStore(publishingDriver(createMemoryDriver(), hub).driver);
     const run = await ScriptedRun.start({ store, hub }, 'run-1');
     const handlers = createRunHandlers({ store, runtime: hub, ...options });
-    const server = await listen(toNodeListener(createRunRouter({ handlers })));
+    const server = await listen(toNodeListener(createRunRouter({ handlers, authorize: 'public' })));
     return { hub, run, server };
   }
 

@@ -87,6 +87,7 @@ describe('CORS (off unless configured)', () => {
     const route = createRunRouter({
       handlers: f.handlers,
       basePath: '/api',
+      authorize: 'public',
       cors: { origin: ['https://app.example'], credentials: true },
     });
     const preflight = await route(

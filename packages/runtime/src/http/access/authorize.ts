@@ -7,6 +7,11 @@ export interface AuthorizeInput {
   /** The run (for `start`: the id the new run will get). */
   runId: string;
   action: RunAction;
+  /**
+   * The chat, on the chat routes (`createChatRoutes`): `start` of the run a send starts, `read`
+   * of the chat's latest run for its conversation.
+   */
+  chatId?: string;
 }
 
 /**

@@ -27,7 +27,7 @@ const METHODS = 'GET, POST, OPTIONS';
  *
  * @example
  * const cors = createCorsPolicy({ origin: 'https://app.example.com', credentials: true });
- * createRunRouter({ handlers, basePath: '/api', cors: { origin: 'https://app.example.com' } });
+ * createRunRouter({ handlers, authorize, cors: { origin: 'https://app.example.com' } });
  */
 export function createCorsPolicy(options: RunCorsOptions): RunCorsPolicy {
   const { origin } = options;

@@ -5,11 +5,19 @@ import { type ChatStartRouteOptions, createChatStartRoute } from './create-chat-
 /**
  * A chat's two routes on one path: `POST` starts the run for `useChat`'s request
  * (`createChatStartRoute`), `GET ?chatId=` gives the whole conversation back
- * (`createChatReadRoute`) — what `createRunlightChatTransport({ start, chats })` calls.
+ * (`createChatReadRoute`) — what `createRunlightChatTransport({ start, chats })` calls. Both ask
+ * `authorize` (required; `'public'` on purpose; `AccessPolicyError` without it): `start` for a
+ * POST, `read` of the chat's latest run for a GET, before anything is read, validated further
+ * or started. Pass the run router's policy: one policy for every route.
  *
  * @example
  * // app/api/chat/route.ts (Next.js)
- * export const { POST, GET } = createChatRoutes({ runtime, store, run: () => ({ model, tools }) });
+ * export const { POST, GET } = createChatRoutes({
+ *   runtime,
+ *   store,
+ *   authorize, // the same policy as createRunRouter({ authorize })
+ *   run: () => ({ model, tools }),
+ * });
  */
 export function createChatRoutes(
   options: ChatStartRouteOptions & { store: Pick<AgentRuntimeStore, 'runInputs' | 'getSnapshot'> },
@@ -18,6 +26,7 @@ export function createChatRoutes(
     POST: createChatStartRoute(options),
     GET: createChatReadRoute({
       store: options.store,
+      authorize: options.authorize,
       ...(options.onError ? { onError: options.onError } : {}),
     }),
   };

@@ -9,6 +9,11 @@ import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../../errors/runtime-closed-error';
 import type { AgentRuntime } from '../../runner/agent-runtime';
 import type { StartRunOptions } from '../../runner/run-options';
+import {
+  createAccessGate,
+  type RunAccessPolicy,
+  requireAccessPolicy,
+} from '../access/access-policy';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from '../routes/json-error';
 import { readJsonBody } from '../routes/read-json-body';
 import { chatRunId } from './chat-run-id';
@@ -36,6 +41,14 @@ export type ChatRunOptions = Omit<StartRunOptions, 'runId' | 'messages' | 'conve
 
 export interface ChatStartRouteOptions {
   runtime: Pick<AgentRuntime, 'startRun'>;
+  /**
+   * Who may start a chat's run: asked `start` with the run's id and the `chatId` once the
+   * envelope is valid, before the messages are validated, `run` is called or anything starts
+   * (`Authorize`: `false` → `403`, a `Response` sent as is, e.g. a `401`). Pass the run
+   * router's policy to have one for every route, or `'public'` on purpose. Required: without
+   * it the route is not built (`AccessPolicyError`).
+   */
+  authorize: RunAccessPolicy;
   /** The model, tools and per-run options of the chat's run (`startRun`'s options). */
   run: (input: ChatStartInput) => ChatRunOptions | Response | Promise<ChatRunOptions | Response>;
   /**
@@ -71,15 +84,22 @@ const json = (body: object, status: number) =>
  *   `createChatReadRoute` / `loadChatConversation` give the whole conversation back.
  * - The execution's `done` is always observed: no unhandled rejection.
  *
- * Mount it behind your own access check (it is not one of the run router's routes).
+ * - **Behind `authorize`** (required, or `'public'`): asked `start` before the messages are
+ *   validated, the model is chosen or a run starts.
  *
  * @example
  * // app/api/chat/route.ts (Next.js)
- * export const POST = createChatStartRoute({ runtime, run: () => ({ model, tools }) });
+ * export const POST = createChatStartRoute({ runtime, authorize, run: () => ({ model, tools }) });
  */
 export function createChatStartRoute(
   options: ChatStartRouteOptions,
 ): (request: Request) => Promise<Response> {
+  const gate = createAccessGate({
+    own: requireAccessPolicy(options.authorize, 'createChatStartRoute'),
+    reauthorizeMs: undefined,
+    onError: options.onError ?? (() => {}),
+    where: 'createChatStartRoute',
+  });
   const schema = chatStartBodySchema(options.maxMessages);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CHAT_BODY_BYTES;
   const onError = options.onError ?? (() => {});
@@ -94,6 +114,19 @@ export function createChatStartRoute(
       return jsonError(400, 'bad_body', `${where}: ${issue?.message ?? 'is invalid'}`);
     }
     const body = parsed.data;
+    // The id the policy is asked about: the message's as `useChat` sent it (a message without
+    // a string id fails the AI SDK's validation below anyway).
+    const sentId = body.messageId ?? (body.messages.at(-1) as { id?: unknown } | null)?.id;
+    if (typeof sentId !== 'string') {
+      return jsonError(400, 'bad_body', 'messages: not valid AI SDK UI messages');
+    }
+    const runId = await chatRunId({ ...body, messageId: sentId });
+    // Asked before the messages are validated, `run` picks a model or anything starts.
+    const refused = await gate.ask(
+      { request, runId, action: 'start', chatId: body.chatId },
+      undefined,
+    );
+    if (refused) return refused;
     const validated = await safeValidateUIMessages({
       messages: body.messages,
       ...(options.tools ? { tools: options.tools as never } : {}),
@@ -104,7 +137,6 @@ export function createChatStartRoute(
     const messages = validated.data;
     const messageId = body.messageId ?? messages.at(-1)!.id;
     try {
-      const runId = await chatRunId({ ...body, messageId });
       const run = await options.run({
         request,
         runId,

@@ -1,9 +1,14 @@
-import { bindRunAccess, type RunAccessPolicy } from '../access/access-policy';
+import {
+  type RouterAccess,
+  type RunAccessPolicy,
+  requireAccessPolicy,
+} from '../access/access-policy';
+import { AccessPolicyError } from '../access/access-policy-error';
 import { createCorsPolicy, type RunCorsOptions } from '../access/cors';
 import type { MultiplexHandlers } from '../create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from '../create-run-handlers';
 import { jsonError } from './json-error';
-import { pathProblem, rawPathOf } from './request-target';
+import { pathProblem, rawPathOf, rawTargetOf } from './request-target';
 import { matchRunRoute, RUN_ROUTES, type RunRoute } from './run-routes';
 
 export interface RunRouterOptions {
@@ -21,11 +26,12 @@ export interface RunRouterOptions {
    * **The access policy of every route this router serves** — snapshot, events, history,
    * cancel, approvals, start, the multiplexed stream (per run) and the batched snapshots (per
    * run) — asked with the route's `action` before anything is read or changed (`Authorize`).
-   * `'public'` serves every run to anyone, on purpose. Left out, the router warns once and
-   * serves what the handlers' own `authorize` options allow. A handlers object's own
-   * `authorize` still applies to its routes: the router's is asked first, both must allow.
+   * `'public'` serves every run to anyone, on purpose. Required: without it the router is not
+   * built (`AccessPolicyError`). The router hands it to the handlers with every call (an
+   * argument, so handlers from another copy of this package ask it too). A handlers object's
+   * own `authorize` still applies to its routes: the router's is asked first, both must allow.
    */
-  authorize?: RunAccessPolicy;
+  authorize: RunAccessPolicy;
   /**
    * How often an open event stream (single-run or multiplexed, per run) re-asks `authorize`
    * with `read`; a refusal ends that run's stream with an `unauthorized` message, which the
@@ -44,17 +50,23 @@ export type RunRouter = ((request: Request) => Promise<Response | null>) & {
   readonly routes: readonly RunRoute[];
 };
 
-let warnedOpen = false;
-
-/** Serving without a policy must be a choice: say so once per process. */
-function warnOpenOnce(): void {
-  if (warnedOpen) return;
-  warnedOpen = true;
-  console.warn(
-    '[runlight] createRunRouter without `authorize`: every route it serves (snapshots, event ' +
-      'streams, the multiplexed and batched routes, cancel, approvals, start) is asked only the ' +
-      "handlers' own authorize, if any. Pass `authorize` (one policy for every route) or " +
-      "`authorize: 'public'` to serve every run to anyone on purpose.",
+/**
+ * A `'public'` router over handlers of which some guard their routes and others do not would
+ * serve, on the unguarded routes, the runs the guarded ones refuse — e.g. `authorize` given to
+ * `createRunHandlers` only: `run-events` and `runs?ids=` would stream and load every run.
+ */
+function checkEven(options: RunRouterOptions): void {
+  if (options.authorize !== 'public' || options.multiplex === undefined) return;
+  const guarded = [options.handlers.ownPolicy, options.multiplex.ownPolicy].map(
+    (policy) => policy === 'authorize',
+  );
+  if (guarded[0] === guarded[1]) return;
+  throw new AccessPolicyError(
+    'uneven',
+    "createRunRouter({ authorize: 'public' }) over handlers of which only " +
+      `${guarded[0] ? 'createRunHandlers' : 'createMultiplexHandlers'} has its own authorize: ` +
+      'the other routes would serve the runs it refuses. Give the router the policy ' +
+      '(`authorize`, asked on every route), or give both handlers their own.',
   );
 }
 
@@ -68,11 +80,13 @@ function warnOpenOnce(): void {
  * - `POST {basePath}/runs` (start; only with the handlers' `start` option)
  * - with `multiplex`: `GET {basePath}/run-events`, `GET {basePath}/runs?ids=`
  *
- * `authorize` is asked on every one of them (see `RunRouterOptions.authorize`).
+ * `authorize` is asked on every one of them (see `RunRouterOptions.authorize`); without one
+ * the router is not built (`AccessPolicyError`).
  *
  * Paths are matched exactly as sent (the raw target `toNodeListener` records, see
- * `setRawRequestTarget`): one with `.`/`..` segments, `//`, or an encoded slash that would
- * mean a run route once normalised is refused `400 bad_path`, never served as another route —
+ * `setRawRequestTarget`): one with a fragment (`#`), a `/` in its query, `.`/`..` segments,
+ * `//`, an encoded `/`, `\`, `?` or `#`, or a backslash that would mean a run route under any
+ * reading is refused `400 bad_path`, never served as another route —
  * so a host's own middleware on `/api/runs` cannot be walked around with `/api/x/../runs/…`.
  * The id is URL-decoded and validated with `RunIdSchema` (`400 bad_run_id`); a wrong method on
  * a run route gets `405` with `Allow`. Anything else resolves `null`, for the host's routes.
@@ -93,16 +107,16 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
   const prefix = `${runs}/`;
   const routes = RUN_ROUTES.filter((route) => multiplex !== undefined || !route.multiplex);
   const runEvents = `${base}/run-events`;
-  if (options.authorize === undefined) warnOpenOnce();
-  const access = {
-    authorize: options.authorize === 'public' ? null : (options.authorize ?? null),
+  const access: RouterAccess = {
+    authorize: requireAccessPolicy(options.authorize, 'createRunRouter'),
     reauthorizeMs: options.reauthorizeMs,
   };
+  checkEven(options);
 
   const cors = options.cors ? createCorsPolicy(options.cors) : null;
   const answer = async (request: Request): Promise<Response | null> => {
     const raw = rawPathOf(request);
-    const problem = pathProblem(raw);
+    const problem = pathProblem(rawTargetOf(request));
     if (problem !== null) {
       // Ours under any reading (as sent, or as a URL parser normalised it): refuse, never guess.
       const parsed = new URL(request.url).pathname;
@@ -144,19 +158,18 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
       const invalid = checkRunId(runId);
       if (invalid) return invalid;
     }
-    // The handlers ask the router's policy (access-policy.ts) before they touch the store.
-    bindRunAccess(request, access);
+    // The policy goes with the call: the handlers ask it before they touch the store.
     switch (match.route.name) {
       case 'start':
-        return handlers.start(request);
+        return handlers.start(request, access);
       case 'snapshots':
-        return multiplex!.snapshots(request);
+        return multiplex!.snapshots(request, access);
       case 'multiplexed-events':
-        return multiplex!.events(request);
+        return multiplex!.events(request, access);
       case 'event':
-        return handlers.event(request, runId, match.revision!);
+        return handlers.event(request, runId, match.revision!, access);
       default:
-        return handlers[match.route.name](request, runId);
+        return handlers[match.route.name](request, runId, access);
     }
   };
 

@@ -131,7 +131,7 @@ function drained(target: ServerResponse): Promise<void> {
  * a generic `500` (details to `onError`).
  *
  * @example
- * const route = createRunRouter({ handlers, basePath: '/api' });
+ * const route = createRunRouter({ handlers, basePath: '/api', authorize });
  * createServer(toNodeListener(route)).listen(0, '127.0.0.1');
  * // Vite: server.middlewares.use(toNodeListener(route));
  */

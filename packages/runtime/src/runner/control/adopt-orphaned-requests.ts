@@ -53,6 +53,8 @@ export interface AdoptOptions {
   limit?: number;
   /** How long a pending request waits for its run's own process first. Default 2 s. */
   adoptAfterMs?: number;
+  /** Only these runs' requests (e.g. a run a takeover just found pausing). Default every run's. */
+  runIds?: readonly string[];
 }
 
 /**
@@ -69,6 +71,7 @@ export async function adoptOrphanedRequests(
   const requests = deps.store.controlRequests;
   if (!requests?.tracksEffects) return [];
   const orphans = await requests.stale({
+    ...(options.runIds === undefined ? {} : { runIds: options.runIds }),
     pendingForMs: options.adoptAfterMs ?? DEFAULT_ADOPT_AFTER_MS,
     // A claim of a run nobody leases whose effect is still unknown: a live claimer would hold
     // the lease by now. Claiming it again is safe either way (the acquire decides who runs it).

@@ -2,6 +2,7 @@ import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import type { ControlRequest } from '../../store/control-requests';
 import type { RunHandle } from '../agent-runtime-types';
 import type { ResumeRunOptions, RuntimeLogEntry } from '../run-options';
+import { NotPausedHereError } from './approval-answers';
 
 export interface ControlTargets {
   /**
@@ -39,6 +40,14 @@ export async function applyControlRequest(
     () => true,
     (error: unknown) => {
       if (isRefusal(error)) return true;
+      if (error instanceof NotPausedHereError) {
+        targets.log({
+          level: 'warn',
+          message: 'The run is not paused here (any more): the answer waits for recovery',
+          runId: request.runId,
+        });
+        return false;
+      }
       targets.log({
         level: 'error',
         message: 'The resumed execution failed',
@@ -54,8 +63,12 @@ export async function applyControlRequest(
 
 /**
  * What `resumeRun` refuses an answer with — the answer is wrong for the run as it stands (it
- * ended, resumed, executes, waits for other ids): applying it again can never succeed.
+ * ended, resumed, executes, waits for other ids): applying it again can never succeed. A run
+ * this process does not keep paused (`NotPausedHereError`: e.g. its pause was finished by a
+ * takeover, or lost to one) says nothing about the answer: its effect is not known, so the
+ * request stays unapplied and whoever can apply it does (recovery adopts it).
  */
 export function isRefusal(error: unknown): boolean {
+  if (error instanceof NotPausedHereError) return false;
   return error instanceof TypeError || InvalidTransitionError.isInstance(error);
 }

@@ -22,6 +22,21 @@ export class ApprovalRefusedError extends TypeError {
   }
 }
 
+/**
+ * `resumeRun` without `model` and `messages` for a run this process does not keep paused. Not
+ * a verdict on the answer — it may well be right, and another process (or recovery, which
+ * adopts the answers of runs whose process is gone) can apply it — only on this process. A
+ * `TypeError` for the caller that forgot the options; a claimed request that meets it stays
+ * unapplied (`isRefusal` says no).
+ */
+export class NotPausedHereError extends TypeError {
+  readonly code = 'not_paused_here';
+  constructor(runId: string) {
+    super(`Run ${runId} is not paused in this process: pass model and messages to resumeRun`);
+    this.name = 'NotPausedHereError';
+  }
+}
+
 /** The ids of the approval requests `message` still waits for. */
 export function pendingApprovalIds(message: UIMessage | undefined): Set<string> {
   const ids = new Set<string>();

@@ -1,14 +1,13 @@
 // app/api/[...path]/route.ts — every library route under /api: POST /api/runs (start),
 // GET /api/runs/:id (snapshot), …/events (SSE), …/operations, POST …/cancel, …/approvals,
-// GET /api/run-events and /api/runs?ids= (many runs, once you add `multiplex`). A catch-all
-// needs one segment at least, so `app/api/runs/[...path]` would never see POST /api/runs.
+// GET /api/run-events and /api/runs?ids= (many runs on one connection). A catch-all needs
+// one segment at least, so `app/api/runs/[...path]` would never see POST /api/runs.
 import { createRunRouter } from '@runlight/runtime';
 import { runlight } from '../../../lib/runlight';
 
-export const dynamic = 'force-dynamic';
-
 const route = createRunRouter({
   handlers: runlight.handlers,
+  multiplex: runlight.multiplex,
   basePath: '/api',
   authorize: runlight.authorize, // asked on every route, before anything is read
 });

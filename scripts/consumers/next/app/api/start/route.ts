@@ -2,8 +2,6 @@
 import { scriptedModel } from '@runlight/runtime/testing';
 import { runlight } from '../../../lib/runlight';
 
-export const dynamic = 'force-dynamic';
-
 export async function POST(request: Request): Promise<Response> {
   const { runId } = (await request.json()) as { runId: string };
   const { done } = runlight.runtime.startRun({

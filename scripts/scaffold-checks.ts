@@ -1,0 +1,178 @@
+/**
+ * The getting-started guides' apps, built for production and driven in Chromium: a run started
+ * the guide's way (Next.js: the start route and the server action; Vite: the start route) shows
+ * its status until "Completed", and with no credentials every route the app serves answers 401
+ * — also when a server action is the first thing to load `lib/runlight.ts` in a fresh
+ * `next start` (route handlers and server actions are bundled apart in Next.js: a module both
+ * import is evaluated twice).
+ */
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  freePort,
+  type Started,
+  startProcess,
+  unauthenticatedLeaks,
+  waitForAnswer,
+} from './scaffold-server';
+import { sh, step } from './steps';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The session the guides' stand-in policy lets in (`RUNLIGHT_SESSION`). */
+const SESSION = 'scaffold-check-session';
+
+/** A page signed in with the stand-in's cookie; page errors fail the check. */
+async function signedInPage(
+  browser: Browser,
+  origin: string,
+): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'session', value: SESSION, url: origin }]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(origin);
+  return { page, errors };
+}
+
+/**
+ * Clicks `button` and waits for the run it starts to show "Completed"; returns the run id the
+ * page loaded (its first snapshot request for a run not in `seen`, to which it is added).
+ */
+async function startAndFollow(
+  page: Page,
+  button: string,
+  errors: string[],
+  seen: Set<string>,
+): Promise<string> {
+  const idOf = (url: string) => /\/api\/runs\/([^/?]+)$/.exec(new URL(url).pathname)?.[1];
+  const snapshot = page.waitForRequest(
+    (request) => {
+      const id = idOf(request.url());
+      return id !== undefined && !seen.has(id);
+    },
+    { timeout: 30_000 },
+  );
+  await page.getByRole('button', { name: button, exact: true }).click();
+  const runId = idOf((await snapshot).url())!;
+  seen.add(runId);
+  // The page renders the new run from here on: an earlier run's "Completed" is gone.
+  await page
+    .locator('[data-runlight="status"]', { hasText: 'Completed' })
+    .waitFor({ timeout: 30_000 })
+    .catch(async (error) => {
+      const shown = await page.locator('body').textContent();
+      throw new Error(`"${button}": the run never showed Completed; the page shows:\n${shown}`, {
+        cause: error,
+      });
+    });
+  if (errors.length > 0) throw new Error(`page errors: ${errors.join('\n')}`);
+  return runId;
+}
+
+async function expectNoLeaks(api: string, runId: string, when: string): Promise<void> {
+  const leaks = await unauthenticatedLeaks(api, runId);
+  if (leaks.length > 0) {
+    throw new Error(`${when}, with no credentials these did not answer 401:\n${leaks.join('\n')}`);
+  }
+}
+
+async function withServers<T>(servers: Started[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    for (const server of servers) process.stderr.write(server.output());
+    throw error;
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+async function startNext(app: string): Promise<{ server: Started; origin: string }> {
+  const port = await freePort();
+  const next = join(app, 'node_modules', 'next', 'dist', 'bin', 'next');
+  const server = startProcess(process.execPath, [next, 'start', '-p', String(port)], app, {
+    RUNLIGHT_SESSION: SESSION,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitForAnswer(origin, 60_000);
+  } catch (error) {
+    process.stderr.write(server.output());
+    await server.stop();
+    throw error;
+  }
+  return { server, origin };
+}
+
+/** `next build`, then two fresh `next start`s: the route first, the server action first. */
+export async function checkNextScaffold(app: string, browser: Browser): Promise<void> {
+  await step('scaffold Next.js: next build', () =>
+    sh(process.execPath, [join(app, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], app),
+  );
+  await step(
+    'scaffold Next.js: next start → a run through the route, one through the action, 401s',
+    async () => {
+      const { server, origin } = await startNext(app);
+      await withServers([server], async () => {
+        const { page, errors } = await signedInPage(browser, origin);
+        const seen = new Set<string>();
+        const runId = await startAndFollow(page, 'Start a run (route)', errors, seen);
+        // A second run in the same process: each run needs its own model (a script plays once).
+        await startAndFollow(page, 'Start a run (server action)', errors, seen);
+        await expectNoLeaks(`${origin}/api`, runId, 'after the route ran first');
+        await page.context().close();
+      });
+    },
+  );
+  await step(
+    'scaffold Next.js: fresh next start → the server action first, then 401s',
+    async () => {
+      const { server, origin } = await startNext(app);
+      await withServers([server], async () => {
+        const { page, errors } = await signedInPage(browser, origin);
+        const runId = await startAndFollow(page, 'Start a run (server action)', errors, new Set());
+        await expectNoLeaks(`${origin}/api`, runId, 'after a server action loaded the runtime');
+        await page.context().close();
+      });
+    },
+  );
+}
+
+/** `npm run build` (tsc -b + vite build), then `npx tsx server.ts` and `vite preview`. */
+export async function checkViteScaffold(app: string, browser: Browser): Promise<void> {
+  await step('scaffold Vite: npm run build (tsc -b && vite build)', () =>
+    sh('npm', ['run', 'build', '--silent'], app),
+  );
+  await step('scaffold Vite: npx tsx server.ts + vite preview → two runs, then 401s', async () => {
+    const [apiPort, port] = [await freePort(), await freePort()];
+    const env = { API_PORT: String(apiPort), RUNLIGHT_SESSION: SESSION };
+    const api = startProcess('npx', ['tsx', 'server.ts'], app, env);
+    const preview = startProcess(
+      join(app, 'node_modules', '.bin', 'vite'),
+      ['preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+      app,
+      env,
+    );
+    const origin = `http://127.0.0.1:${port}`;
+    await withServers([api, preview], async () => {
+      await waitForAnswer(`http://127.0.0.1:${apiPort}/api/runs/none`, 60_000);
+      await waitForAnswer(origin, 60_000);
+      const { page, errors } = await signedInPage(browser, origin);
+      const seen = new Set<string>();
+      const runId = await startAndFollow(page, 'Start a run', errors, seen);
+      // A second run in the same process: each run needs its own model (a script plays once).
+      await startAndFollow(page, 'Start a run', errors, seen);
+      await expectNoLeaks(`${origin}/api`, runId, 'through vite preview');
+      await page.context().close();
+    });
+  });
+}
+
+/** Chromium for the scaffold checks. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
