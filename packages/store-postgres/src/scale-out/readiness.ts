@@ -14,7 +14,7 @@ export type Readiness =
   | { ready: false; reason: 'closing' | 'store_unreachable' | 'bus_deaf' };
 
 /** How long `/ready` waits for the store's answer before it says `store_unreachable`. */
-export const READY_TIMEOUT_MS = 2_000;
+const READY_TIMEOUT_MS = 2_000;
 
 /**
  * The readiness of a process: not closing, its store answers `probe` within `timeoutMs`, its
