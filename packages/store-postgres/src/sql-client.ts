@@ -1,5 +1,6 @@
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
+import { isConnectionLost, isReadOnlyStatement } from './connection-lost';
 
 /** One statement: `name` lets node-postgres prepare it once per connection. */
 export interface SqlStatement {
@@ -89,8 +90,23 @@ function fromPool(pool: Pool): SqlClient {
     (target: Pool | PoolClient) =>
     async <Row extends object>({ name, text, values }: SqlStatement) =>
       (await target.query<Row>({ name, text, values: values ? [...values] : undefined })).rows;
+  const onPool = queryOn(pool);
   return {
-    query: queryOn(pool),
+    /**
+     * A read whose connection was lost under it (an idle pooled connection the server ended,
+     * a backend terminated mid-statement) runs once more, on another connection: a gateway's
+     * snapshot read or an approval's check then answers instead of failing the request for a
+     * connection the pool replaces anyway. Writes are never repeated (their first run may have
+     * committed).
+     */
+    async query<Row extends object>(statement: SqlStatement) {
+      try {
+        return await onPool<Row>(statement);
+      } catch (error) {
+        if (!isConnectionLost(error) || !isReadOnlyStatement(statement.text)) throw error;
+        return onPool<Row>(statement);
+      }
+    },
     async transaction(work) {
       const connection = await pool.connect();
       // Checked out, a connection has no pool listener: a backend that dies between two
