@@ -68,7 +68,6 @@ export type { JsonBody } from './http/routes/read-json-body';
 export { readJsonBody } from './http/routes/read-json-body';
 export { pathProblem, rawPathOf, setRawRequestTarget } from './http/routes/request-target';
 export type { RunControl, StartRun } from './http/routes/run-control';
-export { ApprovalsBodySchema } from './http/routes/run-control';
 export {
   DEFAULT_HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGE_SIZE,
