@@ -2,8 +2,8 @@
  * Each published package's `engines.node` tells the truth about what it brings: every package
  * it installs or asks the app for (its `dependencies` and required peers, transitively, as npm
  * laid them out in the consumer app) must accept the oldest Node the package accepts — except
- * the AI SDK 7 packages (`AHEAD`), which declare a newer floor than they need; docs/install.md says
- * so, and CI runs every test on Node 20 with them.
+ * the AI SDK 7 packages (`AHEAD`), which declare a newer floor than they need; docs/install.md
+ * says so, and CI runs every test on Node 20 with them.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -10,7 +10,9 @@ declare global {
 /**
  * What the registry gallery (`scripts/registry-app`) must show in Chromium, one theme at a
  * time: every state's words, no axe-core violation (WCAG 2.x A/AA, colour contrast included),
- * live regions that do not tick, and spinners that stop under reduced motion. The keyboard
+ * live regions that do not tick, spinners that stop under reduced motion, and an Approve button
+ * filled in the theme's `--primary` (an app without the shadcn variables shows it as plain text,
+ * which axe-core alone would pass). The keyboard
  * path through the timeline and the approval card is `expectKeyboardPaths`.
  */
 
@@ -65,6 +67,44 @@ const LIVE_TEXTS = `[...document.querySelectorAll('[aria-live], [role="status"]'
 })`;
 const liveTexts = (page: Page) => page.evaluate<string[]>(LIVE_TEXTS);
 
+/**
+ * The approval card's Approve button, filled in the theme's `--primary` with its own text colour
+ * and rounded: the shadcn theme variables reached the app. A string, like `LIVE_TEXTS`.
+ */
+const APPROVE_STYLE = `(() => {
+  const button = [...document.querySelectorAll('[data-slot="runlight-approval-card"] button')]
+    .find((element) => element.textContent.startsWith('Approve'));
+  if (button === undefined) return null;
+  const probe = document.createElement('span');
+  probe.style.backgroundColor = 'var(--primary)';
+  button.parentElement.append(probe);
+  const primary = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  const style = getComputedStyle(button);
+  return { background: style.backgroundColor, color: style.color, radius: style.borderTopLeftRadius, primary };
+})()`;
+
+async function expectStyledApprove(page: Page): Promise<void> {
+  const style = await page.evaluate<{
+    background: string;
+    color: string;
+    radius: string;
+    primary: string;
+  } | null>(APPROVE_STYLE);
+  if (style === null) throw new Error('no Approve button in the approval card');
+  const transparent = (colour: string) => colour === 'rgba(0, 0, 0, 0)' || colour === 'transparent';
+  if (
+    transparent(style.background) ||
+    style.background !== style.primary ||
+    style.color === style.background ||
+    style.radius === '0px'
+  ) {
+    throw new Error(
+      `the Approve button is not styled by the theme (${JSON.stringify(style)}): are the shadcn variables (--primary, …) in globals.css?`,
+    );
+  }
+}
+
 async function runAxe(page: Page): Promise<AxeResult> {
   return (await page.evaluate(() =>
     (
@@ -96,6 +136,7 @@ export async function expectGallery(page: Page, axeSource: string): Promise<stri
       await page.waitForTimeout(100);
     }
   }
+  await expectStyledApprove(page);
   // Where nothing recovers the run, no status on the card claims that something does.
   const stuck = (await page.locator('[data-state="stalled-stuck"]').textContent()) ?? '';
   if (stuck.includes('recovering')) throw new Error(`stalled-stuck claims recovery: ${stuck}`);

@@ -156,9 +156,11 @@ export async function scaffoldApp(
     lines.push(...guideInstallLines(readme));
   }
   await installGuideLines(app, lines, tarballs);
-  console.log(
-    `  ${guide}: ${[...files.map((file) => file.named), ...EXTRAS[kind].map((extra) => `${extra.file} (${extra.readme})`)].join(', ')}; ` +
-      lines.map((specs) => `npm install ${specs.join(' ')}`).join(' && '),
-  );
+  const pasted = [
+    ...files.map((file) => file.named),
+    ...EXTRAS[kind].map((extra) => `${extra.file} (${extra.readme})`),
+  ];
+  const installed = lines.map((specs) => `npm install ${specs.join(' ')}`);
+  console.log(`  ${guide}: ${pasted.join(', ')}; ${installed.join(' && ')}`);
   return app;
 }

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import {
+  chatLeaks,
   freePort,
   type Started,
   startProcess,
@@ -70,8 +71,14 @@ async function startAndFollow(
   return runId;
 }
 
-async function expectNoLeaks(api: string, runId: string, when: string): Promise<void> {
-  const leaks = await unauthenticatedLeaks(api, runId);
+async function expectNoLeaks(
+  origin: string,
+  runId: string,
+  when: string,
+  chat?: string,
+): Promise<void> {
+  const leaks = await unauthenticatedLeaks(`${origin}/api`, runId);
+  if (chat !== undefined) leaks.push(...(await chatLeaks(origin, chat, `session=${SESSION}`)));
   if (leaks.length > 0) {
     throw new Error(`${when}, with no credentials these did not answer 401:\n${leaks.join('\n')}`);
   }
@@ -120,7 +127,7 @@ export async function checkNextScaffold(app: string, browser: Browser): Promise<
         const runId = await startAndFollow(page, 'Start a run (route)', errors, seen);
         // A second run in the same process: each run needs its own model (a script plays once).
         await startAndFollow(page, 'Start a run (server action)', errors, seen);
-        await expectNoLeaks(`${origin}/api`, runId, 'after the route ran first');
+        await expectNoLeaks(origin, runId, 'after the route ran first', '/api/chat');
         await page.context().close();
       });
     },
@@ -132,7 +139,7 @@ export async function checkNextScaffold(app: string, browser: Browser): Promise<
       await withServers([server], async () => {
         const { page, errors } = await signedInPage(browser, origin);
         const runId = await startAndFollow(page, 'Start a run (server action)', errors, new Set());
-        await expectNoLeaks(`${origin}/api`, runId, 'after a server action loaded the runtime');
+        await expectNoLeaks(origin, runId, 'after a server action loaded the runtime', '/api/chat');
         await page.context().close();
       });
     },
@@ -163,7 +170,7 @@ export async function checkViteScaffold(app: string, browser: Browser): Promise<
       const runId = await startAndFollow(page, 'Start a run', errors, seen);
       // A second run in the same process: each run needs its own model (a script plays once).
       await startAndFollow(page, 'Start a run', errors, seen);
-      await expectNoLeaks(`${origin}/api`, runId, 'through vite preview');
+      await expectNoLeaks(origin, runId, 'through vite preview');
       await page.context().close();
     });
   });

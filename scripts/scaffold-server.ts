@@ -136,3 +136,34 @@ export async function unauthenticatedLeaks(api: string, runId: string): Promise<
   }
   return leaks;
 }
+
+/**
+ * `useChat`'s routes (`createChatRoutes` at `path`): a start with no credentials answers 401; a
+ * signed-in start makes a chat whose conversation a reader with no credentials cannot read.
+ */
+export async function chatLeaks(origin: string, path: string, cookie: string): Promise<string[]> {
+  const leaks: string[] = [];
+  const chatId = `chat-${Date.now()}`;
+  const start = (headers: Record<string, string>) =>
+    fetch(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({
+        chatId,
+        trigger: 'submit-message',
+        messageId: null,
+        messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Say hello.' }] }],
+      }),
+    });
+  const anonymous = await start({});
+  await anonymous.body?.cancel();
+  if (anonymous.status !== 401) leaks.push(`POST ${path} → ${anonymous.status}`);
+  const signedIn = await start({ cookie });
+  const started = await signedIn.text();
+  if (!signedIn.ok)
+    throw new Error(`a signed-in POST ${path} answered ${signedIn.status}: ${started}`);
+  const read = await fetch(`${origin}${path}?chatId=${chatId}`);
+  await read.body?.cancel();
+  if (read.status !== 401) leaks.push(`GET ${path}?chatId=${chatId} → ${read.status}`);
+  return leaks;
+}

@@ -4,14 +4,14 @@ import { useChat } from '@ai-sdk/react';
 import { createRunlightChatTransport } from '@runlight/ai-sdk';
 import { RunlightProvider } from '@runlight/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { BetweenSteps } from '@/components/runlight/between-steps';
 import { CompactionNotice } from '@/components/runlight/compaction-notice';
 import { RetryCountdown } from '@/components/runlight/retry-countdown';
 import { RunStatusPill } from '@/components/runlight/run-status-pill';
 import { RunTimeline } from '@/components/runlight/run-timeline';
 import { StalledBanner } from '@/components/runlight/stalled-banner';
-import { MessageParts } from './message-parts';
+import { ChatMessages } from './chat-messages';
 
 const CHAT_ID = 'chat-1';
 
@@ -21,7 +21,21 @@ const CHAT_ID = 'chat-1';
  * provider's too (one event stream per run).
  */
 function createTransport() {
-  return createRunlightChatTransport({ baseUrl: '/api', start: '/api/chat', chats: '/api/chat' });
+  const listeners = new Set<() => void>();
+  const transport = createRunlightChatTransport({
+    baseUrl: '/api',
+    start: '/api/chat',
+    chats: '/api/chat',
+    // A run id known only after a stop (the start request still answers it) re-renders too.
+    onRunStarted: () => {
+      for (const listener of listeners) listener();
+    },
+  });
+  const subscribeRunId = (listener: () => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return Object.assign(transport, { subscribeRunId });
 }
 
 /**
@@ -77,7 +91,11 @@ function BrowserChat({
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const [input, setInput] = useState('');
-  const runId = transport.getRunId(CHAT_ID);
+  const runId = useSyncExternalStore(
+    transport.subscribeRunId,
+    () => transport.getRunId(CHAT_ID),
+    () => null,
+  );
   const busy = chat.status === 'streaming' || chat.status === 'submitted';
 
   return (
@@ -103,20 +121,11 @@ function BrowserChat({
           )}
         </aside>
         <section className="chat-main">
-          <ol className="chat-messages">
-            {chat.messages.length === 0 ? (
-              <li className="chat-empty">Ask something, e.g. “clean up the build folder”.</li>
-            ) : null}
-            {chat.messages.map((message) => (
-              <li key={message.id} className="chat-message" data-role={message.role}>
-                <span className="chat-role">{message.role === 'user' ? 'You' : 'Assistant'}</span>
-                <MessageParts
-                  message={message}
-                  onApproval={(id, approved) => void chat.addToolApprovalResponse({ id, approved })}
-                />
-              </li>
-            ))}
-          </ol>
+          <ChatMessages
+            messages={chat.messages}
+            latestRunId={runId}
+            onApproval={(id, approved) => void chat.addToolApprovalResponse({ id, approved })}
+          />
           {chat.error ? <p className="chat-error">{chat.error.message}</p> : null}
           <form
             className="chat-form"

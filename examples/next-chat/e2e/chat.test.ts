@@ -141,9 +141,60 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
       .locator('.chat-run [data-activity="cancelled"]')
       .first()
       .waitFor({ timeout: 15_000 });
+    // The stopped answer says so beside it, and again after a reload.
+    const stoppedAnswer = page.locator('.chat-message[data-role="assistant"][data-stopped]');
+    await stoppedAnswer.last().waitFor({ timeout: 15_000 });
+    expect(await stoppedAnswer.last().locator('.chat-stopped-mark').textContent()).toBe('Stopped');
+    await page.reload();
+    await page.locator('[data-chat="ready"]').waitFor();
+    await stoppedAnswer.last().waitFor({ timeout: 15_000 });
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))),
     );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('stop() during the start request: no empty assistant bubble, one "stopped" mark, also after a reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    // Hold the start request back, so that Stop lands while it is under way.
+    await page.route('**/api/chat', async (route) => {
+      if (route.request().method() === 'POST') await new Promise((go) => setTimeout(go, 1000));
+      await route.continue();
+    });
+    await page.goto(server.url);
+    await page.locator('[data-chat="ready"]').waitFor();
+    await page.getByLabel('Message').fill('Count to a hundred and fifty');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('[data-chat-status="submitted"]').waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 15_000 });
+    await page
+      .locator('.chat-run [data-activity="cancelled"]')
+      .first()
+      .waitFor({ timeout: 15_000 });
+    /** Assistant bubbles that show nothing at all. */
+    const emptyBubbles = () =>
+      page.$$eval(
+        '.chat-message[data-role="assistant"]',
+        (items) => items.filter((item) => item.querySelector('.chat-parts > *') === null).length,
+      );
+    const lastItem = page.locator('.chat-messages > li').last();
+    await lastItem.and(page.locator('[data-stopped]')).waitFor({ timeout: 15_000 });
+    expect(await emptyBubbles()).toBe(0);
+    expect(await lastItem.textContent()).toMatch(/Stopped/);
+
+    await page.reload();
+    await page.locator('[data-chat="ready"]').waitFor();
+    await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 15_000 });
+    await page
+      .locator('.chat-messages > li')
+      .last()
+      .and(page.locator('[data-stopped]'))
+      .waitFor({ timeout: 15_000 });
+    expect(await emptyBubbles()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -37,8 +37,8 @@ export const runlightTimelineCss = `[data-runlight='timeline'] [data-runlight-pa
 [data-runlight='timeline'] :is(thead th,tbody th,[data-runlight-part='result']){white-space:normal}
 [data-runlight='timeline'] tbody tr{border-top:1px solid rgba(127,127,127,.25)}
 [data-runlight='timeline'] tbody tr[data-runlight-row='spacer']{border:0}
-[data-runlight='timeline'] [data-runlight-part='bar']{position:relative;width:40%;min-width:8em;height:1.1em}
-[data-runlight='timeline'] [data-runlight-part='bar']>span{position:absolute;top:.2em;bottom:.2em;left:calc((100% - 2px) * var(--rl-start) / var(--rl-total));width:max(2px,calc((100% - 2px) * var(--rl-length) / var(--rl-total)));border-radius:2px}
+[data-runlight='timeline'] [data-runlight-part='bar']{position:relative;width:32%;min-width:8em;height:1.1em}
+[data-runlight='timeline'] [data-runlight-part='bar']>span{position:absolute;top:50%;height:.7em;margin-top:-.35em;left:calc((100% - 2px) * var(--rl-start) / var(--rl-total));width:max(2px,calc((100% - 2px) * var(--rl-length) / var(--rl-total)));border-radius:2px}
 [data-runlight-part='wait']{background:repeating-linear-gradient(45deg,#f59e0b 0 3px,#fcd34d 3px 6px)}
 [data-runlight-part='stream']{background:#2563eb}
 [data-runlight-part='compaction']{background:repeating-linear-gradient(90deg,#7c3aed 0 4px,#c4b5fd 4px 6px)}

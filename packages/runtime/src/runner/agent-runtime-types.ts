@@ -119,7 +119,9 @@ export interface AgentRuntime extends RunEventSource {
   /**
    * Takes over a run whose owner's lease expired — the recovery loop's step for each run
    * `findExpiredRuns` returns (see `createRunRecovery`). `outcome` settles once the takeover
-   * is decided; `done` when the recovered execution ends (as `startRun`'s).
+   * is decided; `done` when the recovered execution ends (as `startRun`'s) — for a run it
+   * found pausing (`paused`), once the answers or cancel recorded for it meanwhile were adopted
+   * here (claimed and handed to their execution, as `adoptOrphanedRequests` does).
    */
   recoverRun(options: TakeOverOptions): {
     outcome: Promise<RecoveryOutcome>;

@@ -1,7 +1,7 @@
 import type { AgentRun } from '@runlight/protocol';
 import { isStepCount, tool } from 'ai';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import type { RunExecutionOptions, RuntimeLogEntry } from '../../runner/run-options';
@@ -16,13 +16,18 @@ const LEASE_MS = 60_000;
 const NO_POLL = 3_600_000;
 const runId = 'pay-1';
 
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
 /**
  * Runner A pauses a run for an approval and is killed right before its `lease-released`
  * write: the run stays leased, awaiting an approval. Runner B's recovery takes it over once
  * the lease expired. The answer is recorded through `via` (B's own store object, whose pump
  * hears it, or a gateway's) at the moment the test picks.
  */
-async function killedWhilePausing(via: 'runner' | 'gateway') {
+async function killedWhilePausing(via: 'runner' | 'gateway', options: { aPollMs?: number } = {}) {
   const driver = createMemoryDriver();
   const clock = steppingClock();
   const gateway = createAgentRuntimeStore(driver, { now: clock.now });
@@ -52,13 +57,17 @@ async function killedWhilePausing(via: 'runner' | 'gateway') {
     killed = resolve;
   });
   let dead = false;
-  const never = new Promise<never>(() => {});
+  // Killed: never answered again. Frozen (SIGSTOP): answered once thawed.
+  let thaw!: () => void;
+  const thawed = new Promise<void>((resolve) => {
+    thaw = resolve;
+  });
   const storeA = createAgentRuntimeStore(
     gatedDriver(driver, (call) => {
       if (!dead && !statusChanges(call).includes('lease-released')) return;
       dead = true;
       killed();
-      return never;
+      return thawed;
     }),
     { now: clock.now },
   );
@@ -66,8 +75,12 @@ async function killedWhilePausing(via: 'runner' | 'gateway') {
     store: storeA,
     owner: 'runner-a',
     leaseMs: LEASE_MS,
-    controlPollMs: NO_POLL,
+    controlPollMs: options.aPollMs ?? NO_POLL,
     onLog: () => {},
+  });
+  cleanups.push(() => {
+    thaw();
+    return a.close({ timeoutMs: 100 });
   });
   void a.startRun({ runId, ...execution() }).done;
   await killedAt;
@@ -136,6 +149,8 @@ async function killedWhilePausing(via: 'runner' | 'gateway') {
     logs,
     applied,
     paid: () => paid,
+    /** Runner A was only frozen: its calls go on. */
+    thaw,
     /** Decides what B does before each of its store calls from now on. */
     beforeCall(hook: (call: DriverCall) => void | Promise<void>) {
       onCall = hook;
@@ -189,6 +204,35 @@ describe('a takeover and a recorded answer race in any order: the answer applies
       });
     }
   }
+
+  it('the pausing runner was only frozen: thawed at any point of the takeover, its pump polling, the answer applies once', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: -1, max: 16 }),
+        fc.integer({ min: 0, max: 16 }),
+        async (recordAt, thawAt) => {
+          const w = await killedWhilePausing('gateway', { aPollMs: 5 });
+          w.clock.advance(2 * LEASE_MS);
+          if (recordAt < 0) await w.record();
+          let calls = 0;
+          w.beforeCall(async () => {
+            const index = calls++;
+            if (index === thawAt) w.thaw();
+            if (index === recordAt && !w.recording()) await w.record();
+          });
+          // Paused by the takeover — or skipped: thawed first, A finished its own pause.
+          await w.recovery.tick();
+          w.thaw();
+          expect(await w.record()).toBe(true);
+          const run = await w.settle();
+          expect(run.status).toBe('completed');
+          expect(w.paid()).toBe(1);
+          for (const cleanup of cleanups.splice(0)) await cleanup();
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
 
   it('at any store call of the recovering runner, through either store', async () => {
     await fc.assert(
