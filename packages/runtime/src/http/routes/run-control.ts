@@ -4,7 +4,7 @@ import { RuntimeClosedError } from '../../errors/runtime-closed-error';
 import type { RunHandle } from '../../runner/agent-runtime';
 import type { ToolApprovalAnswer } from '../../runner/run-options';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
-import { jsonError } from './json-error';
+import { jsonError } from '../json-error';
 import { readJsonBody } from './read-json-body';
 import { notAwaitingApproval, recordApprovals, recordCancel } from './record-control-request';
 
