@@ -19,13 +19,9 @@ import { StreamWriter } from './stream-writer';
 export interface RedisEventBusOptions {
   /**
    * Where the durable facts are: the deployment's store (e.g. on PostgreSQL). Only pointers to
-   * durable events travel through Redis; a receiver reads the events themselves here. Each
-   * control request this store object records (a gateway's cancel, an approval answer) is
-   * announced on the control stream (`notifyControlRequest`), so the process executing the
-   * run reads it at once instead of on its next poll.
+   * durable events travel through Redis; a receiver reads the events themselves here.
    */
-  store: Pick<AgentRuntimeStore, 'readEvents'> &
-    Partial<Pick<AgentRuntimeStore, 'controlRequests'>>;
+  store: Pick<AgentRuntimeStore, 'readEvents'>;
   /** `redis[s]://[[user][:password]@]host[:port][/db]`. Default node-redis's, localhost:6379. */
   url?: string | undefined;
   /** Further node-redis options (TLS, a password, a socket path) for both connections. */
@@ -83,7 +79,10 @@ export interface RedisEventBus extends RunEventBus {
   onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void;
   /**
    * Tells every process of the deployment that a control request of `runId` was recorded (an
-   * entry on `<keyPrefix>control`); called for each request the `store` option records.
+   * entry on `<keyPrefix>control`), so the one executing the run reads it now instead of on its
+   * next poll. `connectPostgresDeployment({ bus })` calls it for each request its store records;
+   * a bus made on its own needs `store.controlRequests?.subscribe((runId) =>
+   * bus.notifyControlRequest(runId))`.
    */
   notifyControlRequest(runId: string): void;
   /** Called with the run id when another process announced a control request. */
@@ -138,7 +137,6 @@ class RedisEventBusImpl implements RedisEventBus {
   readonly #wakeKey: string;
   readonly #controlKey: string;
   readonly #controlListeners = new Set<(runId: string) => void>();
-  readonly #unsubscribeStore: (() => void) | undefined;
   /** Runs this process publishes for (until `endRun`): their buffers outlive their watchers. */
   readonly #local = new Set<string>();
   /** Runs someone here listens to: their streams are read. */
@@ -200,10 +198,6 @@ class RedisEventBusImpl implements RedisEventBus {
         this.#catchUp();
       },
     });
-    // A cancel or an answer recorded here reaches the process executing the run at once.
-    this.#unsubscribeStore = store.controlRequests?.subscribe((runId) =>
-      this.notifyControlRequest(runId),
-    );
   }
 
   async start(): Promise<void> {
@@ -281,7 +275,6 @@ class RedisEventBusImpl implements RedisEventBus {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#unsubscribeStore?.();
     // What Redis cannot take within the liveness timeout (it is down) is dropped, reported.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {

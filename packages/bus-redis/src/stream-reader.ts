@@ -45,7 +45,7 @@ export interface StreamReaderOptions {
  * read from its last entry when the reader started.
  *
  * Liveness: a reply (entries, or none after `blockMs`) must come within `blockMs + timeoutMs`.
- * A socket error, a failed read or a late reply makes `health` `deaf` (reported to `onError`);
+ * A socket error, a failed read or a late reply makes `health` `deaf` (reported to `onLoss`);
  * a late one also replaces the connection (a hung server, a half-open socket). A read is
  * retried as soon as its connection is ready again (node-redis reconnects with
  * `reconnectDelayMs`, at most `RECONNECT_DELAY_CAP_MS` apart), on a ready connection after the

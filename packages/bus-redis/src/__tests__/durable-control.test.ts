@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createAgentRuntime, createAgentRuntimeStore } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
-import { createPostgresDriver, startGateway } from '@runlight/store-postgres';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisEventBus } from '../index';
+import {
+  connectPostgresDeployment,
+  type PostgresDeployment,
+  startGateway,
+} from '@runlight/store-postgres';
+import { isStepCount, tool } from 'ai';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createRedisEventBus, type RedisEventBus } from '../index';
 import { openPostgresStore, postgresUnavailable } from './postgres-store';
 import {
   adminClient,
@@ -15,8 +20,9 @@ import {
 
 /**
  * The PostgreSQL bus's durable-control test (`store-postgres/.../durable-control.test.ts`) on
- * the Redis bus: a runner process and a gateway process, each its own store object (so the
- * store's in-process notification cannot carry the request) and its own bus.
+ * the Redis bus: a runner process and a gateway process, each its own deployment
+ * (`connectPostgresDeployment({ bus })`: its own store object, so the store's in-process
+ * notification cannot carry the request, and its own Redis bus).
  */
 describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
   `durable control requests on the Redis bus (${redisLabel}, store on PostgreSQL)`,
@@ -39,38 +45,38 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
       await database?.close();
     });
 
-    /** One process: a store object of its own on the shared database, a bus on the shared Redis. */
-    const openProcess = async () => {
-      const store = createAgentRuntimeStore(
-        createPostgresDriver({ client: database.pool, schema: database.schema }),
-      );
-      const bus = await createRedisEventBus({
-        url: REDIS_URL,
-        store,
-        keyPrefix: prefix,
-        onError: (error) => errors.push(error),
+    /** One process of the deployment on the shared database and Redis. */
+    const openProcess = async (): Promise<PostgresDeployment<RedisEventBus>> => {
+      const deployment = await connectPostgresDeployment({
+        pool: database.pool,
+        schema: database.schema,
+        migrate: false,
+        authorize: 'public',
+        bus: (store) =>
+          createRedisEventBus({
+            url: REDIS_URL,
+            store,
+            keyPrefix: prefix,
+            onError: (error) => errors.push(error),
+          }),
       });
-      closing.push(() => bus.close());
-      return { store, bus };
+      closing.push(() => deployment.close());
+      return deployment;
+    };
+
+    /** A runner whose control poll is a minute apart, and a gateway, each its own process. */
+    const openDeployment = async (owner: string) => {
+      const runnerSide = await openProcess();
+      const gatewaySide = await openProcess();
+      const { runtime } = runnerSide.startRunner({ owner, recovery: false, controlPollMs: 60_000 });
+      const gateway = await startGateway({ ...gatewaySide });
+      closing.push(() => gateway.close());
+      return { runtime, gateway, gatewayStore: gatewaySide.store };
     };
 
     it('a cancel recorded on the gateway reaches the runner through the bus, not its poll', async () => {
-      const runnerSide = await openProcess();
-      const gatewaySide = await openProcess();
       // A poll a minute apart: only the bus can bring the cancel in time.
-      const runtime = createAgentRuntime({
-        store: runnerSide.store,
-        events: runnerSide.bus,
-        owner: 'runner-notified',
-        controlPollMs: 60_000,
-      });
-      closing.push(() => runtime.close());
-      const gateway = await startGateway({
-        store: gatewaySide.store,
-        bus: gatewaySide.bus,
-        authorize: 'public',
-      });
-      closing.push(() => gateway.close());
+      const { runtime, gateway } = await openDeployment('runner-notified');
       const runId = `redis-notify-${randomBytes(4).toString('hex')}`;
       const text = Array.from({ length: 2_000 }, (_, i) => `w${i} `);
       const run = runtime.startRun({
@@ -92,6 +98,56 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
       // 2,000 tokens at 10 ms would run 20 s, the next poll is a minute away: it ended on the
       // bus's word.
       expect(Date.now() - sent).toBeLessThan(15_000);
+    });
+
+    it('an approval answered on the gateway resumes the run paused on the runner, exactly once, without a poll', async () => {
+      const { runtime, gateway, gatewayStore } = await openDeployment('runner-approve');
+      const runId = `redis-approve-${randomBytes(4).toString('hex')}`;
+      let paid = 0;
+      const pay = tool({
+        inputSchema: z.object({ amount: z.number() }),
+        execute: async ({ amount }) => {
+          paid += 1;
+          return { paid: amount };
+        },
+      });
+      const paused = await runtime.startRun({
+        runId,
+        model: scriptedModel([
+          { toolCalls: [{ toolName: 'pay', input: { amount: 5 } }] },
+          { text: ['paid ', 'five'], tokenMs: 20 },
+        ]),
+        messages: [{ role: 'user', content: 'Pay 5' }],
+        tools: { pay },
+        toolApproval: { pay: 'user-approval' },
+        stopWhen: isStepCount(5),
+      }).done;
+      expect(paused.status).toBe('running');
+      const message = (await gatewayStore.getSnapshot(runId)).assistant?.message;
+      const part = message?.parts.find((candidate) => candidate.type === 'tool-pay') as {
+        approval: { id: string };
+      };
+      const body = JSON.stringify({
+        approvals: [{ approvalId: part.approval.id, approved: true }],
+      });
+      const statuses = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const response = await fetch(`${gateway.origin}/runs/${runId}/approvals`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body,
+          });
+          await response.body?.cancel();
+          return response.status;
+        }),
+      );
+      expect(statuses.sort()).toEqual([202, 409, 409, 409]);
+      // Well before the next poll, a minute away.
+      await vi.waitFor(
+        async () => expect((await gatewayStore.getRun(runId)).status).toBe('completed'),
+        { timeout: 15_000, interval: 50 },
+      );
+      expect(paid).toBe(1);
     });
   },
 );

@@ -1,27 +1,18 @@
 /**
  * A soak runner: executes the runs the soak starts (IPC `start`), recovers expired ones, and
- * stops gracefully on SIGTERM (its in-flight runs are stopped at a checkpoint and handed off to
- * the other runners, then the bus and the pool close). Its connection string goes through the
+ * stops gracefully on SIGTERM (`deployment.close()`: its in-flight runs are stopped at a
+ * checkpoint and handed off to the other runners). Its connection string goes through the
  * soak's proxy; its bus is PostgreSQL's or Redis's (`SOAK_BUS`, `open-bus.ts`).
  */
-import { startDeploymentRunner } from '../../src/scale-out/deployment-runner';
-import { connectPostgresDeployment } from '../../src/scale-out/postgres-deployment';
-import { openSoakBus } from './open-bus';
+import { connectSoakDeployment } from './open-bus';
 import { executionOf } from './scenarios';
 
 const schema = process.env.RUNLIGHT_SCHEMA ?? 'runlight_soak';
 const leaseMs = Number(process.env.SOAK_LEASE_MS ?? 3_000);
 const name = process.env.SOAK_NAME ?? `runner-${process.pid}`;
 const errors: string[] = [];
-const onError = (error: unknown) => errors.push(String(error));
 
-const deployment = await connectPostgresDeployment({
-  connectionString: process.env.DATABASE_URL,
-  schema,
-  migrate: false,
-  onError,
-});
-const { bus, close: closeBus } = await openSoakBus(deployment, onError);
+const deployment = await connectSoakDeployment((error) => errors.push(String(error)));
 const { pool } = deployment;
 const recordEffect = async (key: string) => {
   await pool.query(
@@ -30,22 +21,18 @@ const recordEffect = async (key: string) => {
     [key],
   );
 };
-const runner = startDeploymentRunner(
-  { store: deployment.store, bus },
-  {
-    owner: `${name}-${process.pid}`,
-    leaseMs,
-    onLog: (entry) => {
-      if (entry.level === 'error') console.error(`[${name}] ${entry.runId}: ${entry.message}`);
-    },
-    recovery: {
-      intervalMs: Number(process.env.SOAK_RECOVERY_MS ?? 500),
-      maxAttempts: 10,
-      resolveRun: (run, { message }) => executionOf(run.id, { message, recordEffect }),
-    },
+const { runtime } = deployment.startRunner({
+  owner: `${name}-${process.pid}`,
+  leaseMs,
+  onLog: (entry) => {
+    if (entry.level === 'error') console.error(`[${name}] ${entry.runId}: ${entry.message}`);
   },
-);
-const { runtime } = runner;
+  recovery: {
+    intervalMs: Number(process.env.SOAK_RECOVERY_MS ?? 500),
+    maxAttempts: 10,
+    resolveRun: (run, { message }) => executionOf(run.id, { message, recordEffect }),
+  },
+});
 
 process.on('message', (message: { type: string; runId: string }) => {
   if (message.type !== 'start') return;
@@ -62,13 +49,8 @@ process.on('message', (message: { type: string; runId: string }) => {
 });
 
 // A deploy: the recovery loop stops, the runtime stops taking runs and hands the in-flight
-// ones off at a checkpoint (published through the bus), then the bus and the pool close.
+// ones off at a checkpoint, then the bus and the pool close.
 process.once('SIGTERM', () => {
-  void (async () => {
-    await runner.close({ timeoutMs: 10_000 });
-    await closeBus();
-    await deployment.close();
-    process.exit(0);
-  })();
+  void deployment.close({ timeoutMs: 10_000 }).then(() => process.exit(0));
 });
 process.send?.({ type: 'ready' });

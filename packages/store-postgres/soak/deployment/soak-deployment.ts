@@ -8,10 +8,10 @@
  * 10 s, SIGKILL and SIGSTOP of the runner, a rolling runner restart. Cancels and approval
  * answers go to the gateways (each approval to both at once: exactly one may be accepted).
  * Live events travel on PostgreSQL's LISTEN/NOTIFY bus, or with `--bus redis` on the Redis
- * Streams bus (`@runlight/bus-redis`) through a `redis-server` the soak starts on a port of its
- * own. The store stays on PostgreSQL, so every fault above still applies (`listen-freeze` then
- * stops a LISTEN connection no event travels on), and one more follows: `redis-outage-10s`,
- * Redis SIGKILLed and started again empty 10 s later.
+ * Streams bus (`@runlight/bus-redis`, `connectPostgresDeployment({ bus })`) through a
+ * `redis-server` the soak starts on a port of its own. The store stays on PostgreSQL, so the
+ * faults above still apply — but `listen-freeze`: no LISTEN connection is open — and one more
+ * follows: `redis-outage-10s`, Redis SIGKILLed and started again empty 10 s later.
  *
  * After each wave it checks: no process exited unless the soak killed it; every run ended in
  * exactly one terminal state, the expected one, within lease + 10 s of the fault clearing; no
@@ -76,7 +76,11 @@ const rounds = Number(values.rounds ?? (small ? 1 : 2));
 const leaseMs = Number(values['lease-ms']);
 const bus = values.bus as SoakBus;
 if (!SOAK_BUSES.includes(bus)) throw new Error(`Unknown bus ${bus} (${SOAK_BUSES.join(', ')})`);
-const known: readonly Fault[] = bus === 'redis' ? [...FAULTS, ...REDIS_FAULTS] : FAULTS;
+// On Redis no LISTEN connection is open: `listen-freeze` has nothing to stop.
+const known: readonly Fault[] =
+  bus === 'redis'
+    ? [...FAULTS.filter((fault) => fault !== 'listen-freeze'), ...REDIS_FAULTS]
+    : FAULTS;
 const faults = (values.faults?.split(',') ?? known) as Fault[];
 for (const fault of faults) {
   if (!known.includes(fault)) throw new Error(`Unknown fault ${fault} on the ${bus} bus`);
