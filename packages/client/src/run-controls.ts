@@ -1,14 +1,9 @@
-import { RunIdSchema } from '@runlight/protocol';
+import { type ApprovalAnswer, RunIdSchema, safeParseApprovalsBody } from '@runlight/protocol';
 import { httpErrorKind } from './connection/fetch-snapshot';
 import { RunlightClientError } from './errors/runlight-client-error';
 
 /** One answer to a tool approval request (`POST …/runs/:id/approvals`). */
-export interface ApprovalAnswer {
-  approvalId: string;
-  approved: boolean;
-  /** Shown to the model with a denial (or an approval). */
-  reason?: string;
-}
+export type { ApprovalAnswer };
 
 export interface RunControlsContext {
   baseUrl: string;
@@ -16,26 +11,28 @@ export interface RunControlsContext {
   requestInit: () => Promise<RequestInit>;
 }
 
-/** The server answers 1–100 approvals per request (`ApprovalsBodySchema`). */
-const MAX_APPROVALS = 100;
-
-function checkApprovals(runId: string, approvals: readonly ApprovalAnswer[]): void {
-  const invalid = (field: string, message: string) =>
-    new RunlightClientError('invalid-request', `Approvals for run ${runId}: ${message}`, { field });
-  if (approvals.length === 0 || approvals.length > MAX_APPROVALS) {
-    throw invalid('approvals', `1 to ${MAX_APPROVALS} answers, not ${approvals.length}`);
-  }
-  approvals.forEach((answer, index) => {
-    if (typeof answer.approvalId !== 'string' || answer.approvalId.length === 0) {
-      throw invalid(`approvals.${index}.approvalId`, 'an approval id is a non-empty string');
-    }
-    if (typeof answer.approved !== 'boolean') {
-      throw invalid(`approvals.${index}.approved`, 'approved is true or false');
-    }
-    if (answer.reason !== undefined && typeof answer.reason !== 'string') {
-      throw invalid(`approvals.${index}.reason`, 'a reason is a string');
-    }
-  });
+/**
+ * Checks the answers with the schema the server checks them with (`ApprovalsBodySchema`), so
+ * what is refused here would be refused there; the error names the first offending field.
+ */
+function checkApprovals(runId: string, approvals: readonly ApprovalAnswer[]): ApprovalAnswer[] {
+  // Only the three fields are sent (an app's answer objects may carry more of their own).
+  const picked = Array.isArray(approvals)
+    ? approvals.map((answer: ApprovalAnswer | null) => {
+        if (typeof answer !== 'object' || answer === null) return answer;
+        const { approvalId, approved, reason } = answer;
+        return reason === undefined ? { approvalId, approved } : { approvalId, approved, reason };
+      })
+    : approvals;
+  const parsed = safeParseApprovalsBody({ approvals: picked });
+  if (parsed.success) return parsed.data.approvals;
+  const issue = parsed.error.issues[0];
+  const field = issue && issue.path !== '(root)' ? issue.path : 'approvals';
+  throw new RunlightClientError(
+    'invalid-request',
+    `Approvals for run ${runId}: ${field} ${issue?.message ?? 'is invalid'}`,
+    { field },
+  );
 }
 
 /** The server's error code in a JSON error body (`{ error: { code } }`), if any. */
@@ -99,15 +96,11 @@ export function postApprovals(
   runId: string,
   approvals: readonly ApprovalAnswer[],
 ): Promise<void> {
+  let body: ApprovalAnswer[];
   try {
-    checkApprovals(runId, approvals);
+    body = checkApprovals(runId, approvals);
   } catch (error) {
     return Promise.reject(error);
   }
-  const body = approvals.map(({ approvalId, approved, reason }) => ({
-    approvalId,
-    approved,
-    ...(reason === undefined ? {} : { reason }),
-  }));
   return postRunControl(context, runId, 'approvals', { approvals: body });
 }

@@ -17,6 +17,13 @@ export {
   ServedAgentRunSchema,
   TERMINAL_RUN_STATUSES,
 } from './agent-run';
+export type { ApprovalAnswer, ApprovalsBody } from './approvals-body';
+export {
+  ApprovalAnswerSchema,
+  ApprovalAnswersSchema,
+  ApprovalsBodySchema,
+  MAX_APPROVAL_ANSWERS,
+} from './approvals-body';
 export type { AssistantCheckpoint } from './assistant-checkpoint';
 export { AssistantCheckpointSchema } from './assistant-checkpoint';
 export type {
@@ -89,6 +96,7 @@ export type { ProtocolIssue, SafeParseResult } from './validation';
 export {
   ProtocolValidationError,
   parseAgentRun,
+  parseApprovalsBody,
   parseAssistantAppendEvent,
   parseAssistantCheckpoint,
   parseDurableRunEvent,
@@ -103,6 +111,7 @@ export {
   parseServedRunEvent,
   parseServedRunSnapshot,
   safeParseAgentRun,
+  safeParseApprovalsBody,
   safeParseAssistantAppendEvent,
   safeParseAssistantCheckpoint,
   safeParseDurableRunEvent,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { AgentRunSchema } from './agent-run';
+import { ApprovalsBodySchema } from './approvals-body';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
 import {
   AssistantAppendEventSchema,
@@ -161,3 +162,16 @@ export const safeParseRunOperationsPage = /* @__PURE__ */ safeParser(
   RunOperationsPageSchema,
 );
 export const parseRunOperationsPage = /* @__PURE__ */ parser(safeParseRunOperationsPage);
+/**
+ * The body of `POST …/runs/:id/approvals`, checked by the route that receives it, by the store
+ * that records it as a control request, and by the client before it sends it.
+ *
+ * @example
+ * const parsed = safeParseApprovalsBody(await request.json());
+ * if (!parsed.success) return Response.json({ error: parsed.error.issues[0] }, { status: 400 });
+ */
+export const safeParseApprovalsBody = /* @__PURE__ */ safeParser(
+  'ApprovalsBody',
+  ApprovalsBodySchema,
+);
+export const parseApprovalsBody = /* @__PURE__ */ parser(safeParseApprovalsBody);

@@ -14,7 +14,7 @@
  */
 import type { DurableRunEvent, UIMessage } from '@runlight/protocol';
 import { bench, describe } from 'vitest';
-import { assembleMessage } from '../src/runner/checkpoints/assistant-assembler';
+import { assembleMessage } from '../src/assembly/assistant-assembler';
 import type { AgentRuntimeDriver } from '../src/store/driver';
 import { evolveRun } from '../src/store/evolve-run';
 import { createMemoryDriver } from '../src/store/memory-driver';

@@ -60,15 +60,14 @@ export type {
   RunSnapshotResponse,
 } from './http/create-run-handlers';
 export { createRunHandlers } from './http/create-run-handlers';
+export type { RunHttpErrorBody, RunHttpErrorCode } from './http/json-error';
 export type { RunRouter, RunRouterOptions } from './http/routes/create-run-router';
 export { createRunRouter } from './http/routes/create-run-router';
 export { inProcessFetch } from './http/routes/in-process-fetch';
-export type { RunHttpErrorBody, RunHttpErrorCode } from './http/routes/json-error';
 export type { JsonBody } from './http/routes/read-json-body';
 export { readJsonBody } from './http/routes/read-json-body';
 export { pathProblem, rawPathOf, setRawRequestTarget } from './http/routes/request-target';
 export type { RunControl, StartRun } from './http/routes/run-control';
-export { ApprovalsBodySchema } from './http/routes/run-control';
 export {
   DEFAULT_HISTORY_PAGE_SIZE,
   MAX_HISTORY_PAGE_SIZE,

@@ -145,6 +145,15 @@ describe('client.cancel and client.answerApprovals on the library’s control ro
         runlight.answerApprovals('any-run', [{ approvalId: '', approved: true }] as never),
       ),
     ).toMatchObject({ kind: 'invalid-request', field: 'approvals.0.approvalId' });
+    // The server's own rules (one schema in the protocol): each id once, bounded lengths.
+    const twice = { approvalId: 'a-1', approved: true };
+    expect(await failure(runlight.answerApprovals('any-run', [twice, twice]))).toMatchObject({
+      kind: 'invalid-request',
+      field: 'approvals',
+    });
+    expect(
+      await failure(runlight.answerApprovals('any-run', [{ ...twice, reason: 'r'.repeat(2_001) }])),
+    ).toMatchObject({ kind: 'invalid-request', field: 'approvals.0.reason' });
     expect(await failure(runlight.cancel('../runs'))).toMatchObject({
       kind: 'invalid-request',
       field: 'runId',

@@ -5,7 +5,7 @@ import {
   type RunDeltaEvent,
   type RunEvent,
 } from '@runlight/protocol';
-import { applyChunks } from '../select/select-message';
+import { applyChunks } from './apply-chunks';
 import type { LiveOverlay, RunState } from './run-state';
 
 /**

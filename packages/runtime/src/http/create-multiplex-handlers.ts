@@ -10,7 +10,7 @@ import {
   refusalOf,
 } from './access/access-policy';
 import { type OwnPolicy, ownPolicyOf, type RunSnapshotResponse } from './create-run-handlers';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from './routes/json-error';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { BadCursorError } from './streams/bad-cursor-error';
 import { MultiplexedEventStream, type RunSubscription } from './streams/multiplexed-event-stream';
 import { publicSnapshot } from './streams/public-form';

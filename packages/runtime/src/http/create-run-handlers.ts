@@ -14,7 +14,7 @@ import {
   type RunAccessPolicy,
 } from './access/access-policy';
 import type { RunAction } from './access/authorize';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from './routes/json-error';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import {
   approveRunRoute,
   cancelRunRoute,

@@ -1,4 +1,4 @@
-import { TimestampSchema } from '@runlight/protocol';
+import { ApprovalAnswersSchema, TimestampSchema } from '@runlight/protocol';
 import { z } from 'zod';
 import { StoreRecordError } from '../errors/store-record-error';
 import type { AgentRuntimeDriver, StoredControlRequest } from './driver';
@@ -28,17 +28,8 @@ export const ControlRequestSchema = z.strictObject({
   runId: z.string().min(1),
   requestId: z.string().min(1).max(300),
   kind: z.enum(['cancel', 'approvals']),
-  approvals: z
-    .array(
-      z.strictObject({
-        approvalId: z.string().min(1).max(200),
-        approved: z.boolean(),
-        reason: z.string().max(2_000).optional(),
-      }),
-    )
-    .min(1)
-    .max(100)
-    .optional(),
+  // The answers as `POST …/approvals` takes them: one schema, in the protocol, for both.
+  approvals: z.optional(ApprovalAnswersSchema),
   createdAt: TimestampSchema,
 });
 

@@ -1,7 +1,7 @@
 import type { DurableRunEvent } from '@runlight/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { assembleMessage } from '../../assembly/assistant-assembler';
 import { createAgentRuntime } from '../../runner/agent-runtime';
-import { assembleMessage } from '../../runner/checkpoints/assistant-assembler';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';

@@ -1,4 +1,4 @@
-import { INTERNAL_ERROR_MESSAGE, jsonError } from '../routes/json-error';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from '../json-error';
 import { AccessPolicyError } from './access-policy-error';
 import type { Authorize, AuthorizeInput } from './authorize';
 

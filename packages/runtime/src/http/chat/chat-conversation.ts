@@ -7,7 +7,7 @@ import {
   type RunAccessPolicy,
   requireAccessPolicy,
 } from '../access/access-policy';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from '../routes/json-error';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from '../json-error';
 
 /** What `GET …?chatId=` answers: the chat's latest run and the whole conversation. */
 export interface ChatConversation {

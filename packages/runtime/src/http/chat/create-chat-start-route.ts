@@ -14,7 +14,7 @@ import {
   type RunAccessPolicy,
   requireAccessPolicy,
 } from '../access/access-policy';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from '../routes/json-error';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from '../json-error';
 import { readJsonBody } from '../routes/read-json-body';
 import { chatRunId } from './chat-run-id';
 import { type ChatStartBody, chatStartBodySchema } from './chat-start-body';

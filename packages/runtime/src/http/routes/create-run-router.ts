@@ -7,7 +7,7 @@ import { AccessPolicyError } from '../access/access-policy-error';
 import { createCorsPolicy, type RunCorsOptions } from '../access/cors';
 import type { MultiplexHandlers } from '../create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from '../create-run-handlers';
-import { jsonError } from './json-error';
+import { jsonError } from '../json-error';
 import { pathProblem, rawPathOf, rawTargetOf } from './request-target';
 import { matchRunRoute, RUN_ROUTES, type RunRoute } from './run-routes';
 

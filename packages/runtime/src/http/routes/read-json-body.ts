@@ -1,4 +1,4 @@
-import { jsonError } from './json-error';
+import { jsonError } from '../json-error';
 
 /** A JSON request body, or the error `Response` to answer instead. */
 export type JsonBody = { ok: true; value: unknown } | { ok: false; response: Response };

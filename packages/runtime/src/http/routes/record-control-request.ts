@@ -2,7 +2,7 @@ import { isTerminalStatus, type RunSnapshot } from '@runlight/protocol';
 import { pendingApprovalIds } from '../../runner/control/approval-answers';
 import type { ToolApprovalAnswer } from '../../runner/run-options';
 import type { ControlRequest } from '../../store/control-requests';
-import { jsonError } from './json-error';
+import { jsonError } from '../json-error';
 import type { RunControlContext } from './run-control';
 
 const recorded = (runId: string) =>

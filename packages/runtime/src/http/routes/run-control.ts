@@ -1,31 +1,12 @@
-import type { AgentRun } from '@runlight/protocol';
-import { z } from 'zod';
+import { type AgentRun, safeParseApprovalsBody } from '@runlight/protocol';
 import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../../errors/runtime-closed-error';
 import type { RunHandle } from '../../runner/agent-runtime';
 import type { ToolApprovalAnswer } from '../../runner/run-options';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
-import { jsonError } from './json-error';
+import { jsonError } from '../json-error';
 import { readJsonBody } from './read-json-body';
 import { notAwaitingApproval, recordApprovals, recordCancel } from './record-control-request';
-
-/** `POST …/runs/:id/approvals`: the answers to one or more pending approval requests. */
-export const ApprovalsBodySchema = z.strictObject({
-  approvals: z
-    .array(
-      z.strictObject({
-        approvalId: z.string().min(1).max(200),
-        approved: z.boolean(),
-        reason: z.string().max(2_000).optional(),
-      }),
-    )
-    .min(1)
-    .max(100)
-    .refine(
-      (answers) => new Set(answers.map((answer) => answer.approvalId)).size === answers.length,
-      'holds an approvalId twice',
-    ),
-});
 
 /** What the run-control routes need from the runtime. */
 export interface RunControl {
@@ -93,10 +74,10 @@ export async function approveRunRoute(
   if (!durable && typeof control.resumeRun !== 'function') return unsupported('resume runs');
   const body = await readJsonBody(request, context.maxBodyBytes);
   if (!body.ok) return body.response;
-  const parsed = ApprovalsBodySchema.safeParse(body.value);
+  const parsed = safeParseApprovalsBody(body.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(body)';
+    const where = issue && issue.path !== '(root)' ? issue.path : '(body)';
     return jsonError(400, 'bad_body', `${where}: ${issue?.message ?? 'is invalid'}`);
   }
   const approvals = parsed.data.approvals.map(({ reason, ...answer }) =>

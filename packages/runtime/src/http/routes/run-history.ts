@@ -1,6 +1,6 @@
 import type { RunOperationEvent, RunOperationsPage } from '@runlight/protocol';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
-import { jsonError } from './json-error';
+import { jsonError } from '../json-error';
 
 /** Operations per page when the request names no `limit`. */
 export const DEFAULT_HISTORY_PAGE_SIZE = 200;

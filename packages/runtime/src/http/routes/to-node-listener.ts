@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { INTERNAL_ERROR_MESSAGE, jsonError } from '../json-error';
 import { sseOutputOf } from '../streams/sse-output';
-import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { setRawRequestTarget } from './request-target';
 
 /** A Web-standard handler; `null` means "not mine" (see `createRunRouter`). */

@@ -1,5 +1,5 @@
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
-import { jsonError } from '../routes/json-error';
+import { jsonError } from '../json-error';
 import { publicEvent } from './public-form';
 
 /** What the event-reference route needs from the handlers around it. */

@@ -2,8 +2,8 @@ import { isAssistantEvent, parseRunEvent } from '@runlight/protocol';
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { assembleMessage } from '../../assembly/assistant-assembler';
 import { scriptedModel } from '../../testing/scripted-model';
-import { assembleMessage } from '../checkpoints/assistant-assembler';
 import { harness, user } from './harness';
 
 const weather = tool({

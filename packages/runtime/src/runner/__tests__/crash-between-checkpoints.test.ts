@@ -1,12 +1,12 @@
 import type { RunDeltaEvent, UIMessage } from '@runlight/protocol';
 import { describe, expect, it } from 'vitest';
+import { assembleMessage } from '../../assembly/assistant-assembler';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver';
 import { createMemoryDriver } from '../../store/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createAgentRuntime } from '../agent-runtime';
 import { closeAbandonedParts } from '../checkpoints/abandoned-message';
-import { assembleMessage } from '../checkpoints/assistant-assembler';
 import { user } from './harness';
 
 /** A driver whose process dies after `appends` assistant appends: later writes never return. */

@@ -1,7 +1,7 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
-import { compactChunks } from '../../store/compact-chunks';
+import { AssistantAssembler } from '../../assembly/assistant-assembler';
+import { compactChunks } from '../../assembly/compact-chunks';
 import type { ExecutionContext } from '../execution-context';
-import { AssistantAssembler } from './assistant-assembler';
 
 /** Where a live delta sits: the assistant write it builds on and its place after it. */
 export interface DeltaPosition {

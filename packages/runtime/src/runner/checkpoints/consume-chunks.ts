@@ -1,8 +1,17 @@
 import type { UIMessageChunk } from 'ai';
-import type { StepSequence } from '../admission/step-sequence';
 import type { ExecutionContext } from '../execution-context';
 import { isStructuralChunk } from './checkpoint-boundary';
 import type { CheckpointWriter } from './checkpoint-writer';
+
+/**
+ * What the consumer tells the execution's step bookkeeping (`StepSequence` of `admission/`, which
+ * imports `lifecycle/`, which imports this folder: named here, not imported, so the folders
+ * do not loop — issue 38).
+ */
+export interface CommittedSteps {
+  /** Step `step`'s finish-step checkpoint committed: the next step's admission may go. */
+  committed(step: number): void;
+}
 
 /**
  * The sequential consumer of one execution's UI chunks: each is appended to the message and
@@ -17,7 +26,7 @@ export async function consumeChunks(
   context: ExecutionContext,
   chunks: ReadableStream<UIMessageChunk>,
   writer: CheckpointWriter,
-  steps: StepSequence,
+  steps: CommittedSteps,
   onStreamBreak: (error: unknown) => Promise<void>,
 ): Promise<void> {
   const stop = context.stop;

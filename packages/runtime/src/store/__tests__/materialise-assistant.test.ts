@@ -1,7 +1,7 @@
 import type { DurableRunEvent } from '@runlight/protocol';
 import { describe, expect, it } from 'vitest';
+import { compactChunks } from '../../assembly/compact-chunks';
 import { StoreRecordError } from '../../errors/store-record-error';
-import { compactChunks } from '../compact-chunks';
 import { materialiseAssistant } from '../materialise-assistant';
 import { StoredRunSchema } from '../stored-run';
 

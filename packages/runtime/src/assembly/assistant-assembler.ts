@@ -1,5 +1,5 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
-import { compactChunks } from '../../store/compact-chunks';
+import { compactChunks } from './compact-chunks';
 
 const SENTINEL = '\u0000runlight-assembler-sentinel:';
 /** Pushed chunks held before they are handed to the SDK anyway (a bound on the buffer). */
