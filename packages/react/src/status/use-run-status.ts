@@ -1,16 +1,18 @@
 import type { ActivityKind } from '@runlight/client';
-import { useContext, useMemo } from 'react';
-import { RunlightContext } from '../provider/runlight-context';
-import { useRunStore } from '../provider/use-run-store';
-import { useStoreSelector } from '../provider/use-store-selector';
 import {
   type ActivityDescription,
   describeActivity,
   type RunStatusLabels,
   type RunStatusLabelsInput,
+  type RunStatusView,
   resolveRunStatusLabels,
-} from './run-status-labels';
-import { type RunStatusView, runStatusEquals, selectRunStatus } from './select-run-status';
+  runStatusEquals,
+  selectRunStatus,
+} from '@runlight/client';
+import { useContext, useMemo } from 'react';
+import { RunlightContext } from '../provider/runlight-context';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 
 /**
  * Why no state of the run could be loaded: the server refused access (401 / 403), the run
