@@ -44,6 +44,8 @@ export { selectActivity, selectLeaseExpiry } from './select/select-activity';
 export { selectElapsedMs } from './select/select-elapsed-ms';
 export { selectMessage } from './select/select-message';
 export { activityEquals } from './status/activity-equals';
+export type { RunLoadFailure } from './status/load-failure-of';
+export { loadFailureOf } from './status/load-failure-of';
 export type { RunStatusView } from './status/select-run-status';
 export { runStatusEquals, selectRunStatus } from './status/select-run-status';
 export type {

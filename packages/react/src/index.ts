@@ -7,6 +7,7 @@
 export type {
   ActivityContext,
   ActivityDescription,
+  RunLoadFailure,
   RunStatusLabels,
   RunStatusLabelsInput,
   RunStatusView,
@@ -26,6 +27,7 @@ export {
   describeSpanHeading,
   describeSpanResult,
   formatElapsed,
+  loadFailureOf,
   resolveRunStatusLabels,
   runStatusEquals,
   selectRunStatus,
@@ -65,10 +67,9 @@ export type { RunStatusProps, RunStatusRender } from './status/run-status';
 export { RunStatus } from './status/run-status';
 export type {
   RetrySchedule,
-  RunLoadFailure,
   RunStatusInfo,
   UseRunStatusOptions,
 } from './status/use-run-status';
-export { loadFailureOf, useRecovers, useRunStatus } from './status/use-run-status';
+export { useRecovers, useRunStatus } from './status/use-run-status';
 export type { RunTimelineProps, RunTimelineRender } from './timeline/run-timeline';
 export { RunTimeline } from './timeline/run-timeline';
