@@ -43,3 +43,36 @@ export type { Activity, ActivityKind } from './select/select-activity';
 export { selectActivity, selectLeaseExpiry } from './select/select-activity';
 export { selectElapsedMs } from './select/select-elapsed-ms';
 export { selectMessage } from './select/select-message';
+export { activityEquals } from './status/activity-equals';
+export type { RunLoadFailure } from './status/load-failure-of';
+export { loadFailureOf } from './status/load-failure-of';
+export type { RunStatusView } from './status/select-run-status';
+export { runStatusEquals, selectRunStatus } from './status/select-run-status';
+export type {
+  RunTimelineModel,
+  TimelineGap,
+  TimelineRow,
+  TimelineSpan,
+} from './timeline/build-run-timeline';
+export { buildRunTimeline } from './timeline/build-run-timeline';
+export type { TimelineMoment } from './timeline/timeline-words';
+export {
+  describeGap,
+  describeSpanHeading,
+  describeSpanResult,
+  withRetryWait,
+} from './timeline/timeline-words';
+export { elapsedResolutionMs, formatElapsed } from './words/format-elapsed';
+export type {
+  ActivityContext,
+  ActivityDescription,
+  RunStatusLabels,
+  RunStatusLabelsInput,
+} from './words/run-status-labels';
+export {
+  defaultRunStatusLabels,
+  describeActivity,
+  describeFailure,
+  resolveRunStatusLabels,
+  statusText,
+} from './words/run-status-labels';

@@ -1,6 +1,39 @@
 'use client';
 
-export { formatElapsed } from './elapsed/format-elapsed';
+/**
+ * What a run's state means — its words, status times and timeline rows — is framework-free and
+ * lives in `@runlight/client`; these names stay importable from here as they always were.
+ */
+export type {
+  ActivityContext,
+  ActivityDescription,
+  RunLoadFailure,
+  RunStatusLabels,
+  RunStatusLabelsInput,
+  RunStatusView,
+  RunTimelineModel,
+  TimelineGap,
+  TimelineMoment,
+  TimelineRow,
+  TimelineSpan,
+} from '@runlight/client';
+export {
+  activityEquals,
+  buildRunTimeline,
+  defaultRunStatusLabels,
+  describeActivity,
+  describeFailure,
+  describeGap,
+  describeSpanHeading,
+  describeSpanResult,
+  formatElapsed,
+  loadFailureOf,
+  resolveRunStatusLabels,
+  runStatusEquals,
+  selectRunStatus,
+  statusText,
+  withRetryWait,
+} from '@runlight/client';
 export { useCountdown } from './elapsed/use-countdown';
 export type { UseElapsedOptions } from './elapsed/use-elapsed';
 export { useElapsed } from './elapsed/use-elapsed';
@@ -9,7 +42,7 @@ export type { RunView } from './hooks/select-run-view';
 export { selectRunView } from './hooks/select-run-view';
 export type { UseRunOptions } from './hooks/use-run';
 export { useRun } from './hooks/use-run';
-export { activityEquals, useRunActivity } from './hooks/use-run-activity';
+export { useRunActivity } from './hooks/use-run-activity';
 export type { RunConnection } from './hooks/use-run-connection';
 export { useRunConnection } from './hooks/use-run-connection';
 export type { RunControls } from './hooks/use-run-controls';
@@ -33,40 +66,10 @@ export { OperationIndicator, RunlightStyle } from './status/operation-indicator'
 export type { RunStatusProps, RunStatusRender } from './status/run-status';
 export { RunStatus } from './status/run-status';
 export type {
-  ActivityContext,
-  ActivityDescription,
-  RunStatusLabels,
-  RunStatusLabelsInput,
-} from './status/run-status-labels';
-export {
-  defaultRunStatusLabels,
-  describeActivity,
-  describeFailure,
-  resolveRunStatusLabels,
-  statusText,
-} from './status/run-status-labels';
-export type { RunStatusView } from './status/select-run-status';
-export { runStatusEquals, selectRunStatus } from './status/select-run-status';
-export type {
   RetrySchedule,
-  RunLoadFailure,
   RunStatusInfo,
   UseRunStatusOptions,
 } from './status/use-run-status';
-export { loadFailureOf, useRecovers, useRunStatus } from './status/use-run-status';
-export type {
-  RunTimelineModel,
-  TimelineGap,
-  TimelineRow,
-  TimelineSpan,
-} from './timeline/build-run-timeline';
-export { buildRunTimeline } from './timeline/build-run-timeline';
+export { useRecovers, useRunStatus } from './status/use-run-status';
 export type { RunTimelineProps, RunTimelineRender } from './timeline/run-timeline';
 export { RunTimeline } from './timeline/run-timeline';
-export type { TimelineMoment } from './timeline/timeline-words';
-export {
-  describeGap,
-  describeSpanHeading,
-  describeSpanResult,
-  withRetryWait,
-} from './timeline/timeline-words';

@@ -22,7 +22,6 @@ export type {
 export { RunEventHub } from './events/event-hub';
 export type { RunEventBus } from './events/run-event-bus';
 export type { RouterAccess, RunAccessPolicy } from './http/access/access-policy';
-export { DEFAULT_REAUTHORIZE_MS } from './http/access/access-policy';
 export type { AccessPolicyProblem } from './http/access/access-policy-error';
 export { AccessPolicyError } from './http/access/access-policy-error';
 export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
@@ -34,11 +33,7 @@ export {
   loadChatConversation,
 } from './http/chat/chat-conversation';
 export { chatRunId } from './http/chat/chat-run-id';
-export {
-  type ChatStartBody,
-  chatStartBodySchema,
-  DEFAULT_MAX_CHAT_MESSAGES,
-} from './http/chat/chat-start-body';
+export { type ChatStartBody, chatStartBodySchema } from './http/chat/chat-start-body';
 export { createChatRoutes } from './http/chat/create-chat-routes';
 export type {
   ChatRunOptions,
@@ -66,12 +61,8 @@ export { createRunRouter } from './http/routes/create-run-router';
 export { inProcessFetch } from './http/routes/in-process-fetch';
 export type { JsonBody } from './http/routes/read-json-body';
 export { readJsonBody } from './http/routes/read-json-body';
-export { pathProblem, rawPathOf, setRawRequestTarget } from './http/routes/request-target';
+export { pathProblem, setRawRequestTarget } from './http/routes/request-target';
 export type { RunControl, StartRun } from './http/routes/run-control';
-export {
-  DEFAULT_HISTORY_PAGE_SIZE,
-  MAX_HISTORY_PAGE_SIZE,
-} from './http/routes/run-history';
 export type { RunRoute, RunRouteName } from './http/routes/run-routes';
 export { RUN_ROUTES } from './http/routes/run-routes';
 export type { NodeListener, WebHandler } from './http/routes/to-node-listener';
@@ -81,17 +72,14 @@ export {
   writeNodeResponse,
 } from './http/routes/to-node-listener';
 export { BadCursorError } from './http/streams/bad-cursor-error';
-export { isClientGone } from './http/streams/client-gone';
 export type {
   RunSubscription,
   RunSubscriptionRefusal,
 } from './http/streams/multiplexed-event-stream';
-export { MultiplexedEventStream } from './http/streams/multiplexed-event-stream';
 export type { RunCursor } from './http/streams/run-cursor';
 export { formatRunCursor, parseRunCursor } from './http/streams/run-cursor';
 export type { RunResetEvent } from './http/streams/run-event-stream';
 export { SseBufferBudget } from './http/streams/sse-buffer-budget';
-export { DEFAULT_MAX_EVENT_BYTES } from './http/streams/sse-event-size';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
 export { createRunRecovery } from './recovery/create-run-recovery';
 export type {
@@ -100,14 +88,9 @@ export type {
   ResolveRunContext,
   TakeOverOptions,
 } from './recovery/take-over-run';
-export { isFirstOutput } from './runner/admission/first-output';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
 export { createAgentRuntime } from './runner/agent-runtime';
-export {
-  DEFAULT_CHECKPOINT_EVERY_EVENTS,
-  isStructuralChunk,
-} from './runner/checkpoints/checkpoint-boundary';
-export { DEFAULT_CONTROL_POLL_MS } from './runner/control/control-pump';
+export { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './runner/checkpoints/checkpoint-boundary';
 export type { CloseOptions } from './runner/lifecycle/shutdown';
 export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export type {
@@ -126,7 +109,6 @@ export { MODEL_CALL_OPTION_KEYS } from './runner/run-options';
 export type { ManagedToolExecutionOptions } from './runner/tools/managed-tools';
 export { idempotencyKeyOf } from './runner/tools/managed-tools';
 export type { ToolErrorText } from './runner/tools/tool-error-text';
-export { TOOL_ERROR_TEXT } from './runner/tools/tool-error-text';
 export { DEFAULT_MAX_TOOL_RESULT_BYTES } from './runner/tools/tool-result-limit';
 export type { StoreRetryOptions } from './runner/writes/retry-schedule';
 export type {
@@ -135,18 +117,9 @@ export type {
   ExpiredRun,
 } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
-export {
-  type ControlRequest,
-  ControlRequestSchema,
-  type ControlRequests,
-} from './store/control-requests';
+export type { ControlRequest, ControlRequests } from './store/control-requests';
 export type { AgentRuntimeDriver, StoredControlRequest, StoredRunInput } from './store/driver';
-export {
-  EventSequenceError,
-  evolveRun,
-  type StoredRunEvent,
-  toStoredEvent,
-} from './store/evolve-run';
+export { EventSequenceError, evolveRun, type StoredRunEvent } from './store/evolve-run';
 export { createMemoryDriver } from './store/memory-driver';
 export type { OwnedRunOptions } from './store/owned-run';
 export { OwnedRun } from './store/owned-run';
@@ -162,18 +135,9 @@ export {
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
-  reduceReleaseLease,
-  reduceRenewLease,
   reduceSaveAssistantCheckpoint,
 } from './store/reducer';
-export {
-  type ChatRun,
-  MAX_RUN_INPUT_BYTES,
-  MAX_RUN_INPUT_MESSAGES,
-  type RunInput,
-  RunInputSchema,
-  type RunInputs,
-} from './store/run-inputs';
+export type { ChatRun, RunInput, RunInputs } from './store/run-inputs';
 export { RunMutationQueue } from './store/run-mutation-queue';
 export type {
   AssistantPointer,
@@ -182,7 +146,6 @@ export type {
   OperationCursor,
   StoredRun,
 } from './store/stored-run';
-export { LeaseSchema, OperationCursorSchema, StoredRunSchema } from './store/stored-run';
 export type {
   ExecutionModel,
   ObservedCause,

@@ -1,9 +1,8 @@
-import { selectElapsedMs } from '@runlight/client';
+import { elapsedResolutionMs, selectElapsedMs } from '@runlight/client';
 import { useContext, useSyncExternalStore } from 'react';
 import { RunlightProviderMissingError } from '../errors/runlight-provider-missing-error';
 import { RunlightContext } from '../provider/runlight-context';
 import { elapsedClock } from './elapsed-clock';
-import { elapsedResolutionMs } from './format-elapsed';
 
 export interface UseElapsedOptions {
   /** A server timestamp where the time stops (a finished run): no ticking then. */

@@ -1,6 +1,6 @@
+import { type RunStatusLabelsInput, statusText } from '@runlight/client';
 import type { ComponentPropsWithRef } from 'react';
 import { runlightStatusCss } from '../provider/runlight-css';
-import { type RunStatusLabelsInput, statusText } from './run-status-labels';
 import { statusOptions, useRunStatus } from './use-run-status';
 
 /** The `<span>`'s own props, `ref` included (a prop in React 19). */

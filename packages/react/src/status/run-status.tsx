@@ -1,11 +1,10 @@
-import type { Activity } from '@runlight/client';
+import type { Activity, RunStatusLabels, RunStatusLabelsInput } from '@runlight/client';
+import { formatElapsed } from '@runlight/client';
 import { type ComponentPropsWithRef, type ReactNode, useMemo } from 'react';
-import { formatElapsed } from '../elapsed/format-elapsed';
 import { useCountdown } from '../elapsed/use-countdown';
 import { useElapsed } from '../elapsed/use-elapsed';
 import { renderAsChild } from './as-child';
 import { RunlightStyle } from './operation-indicator';
-import type { RunStatusLabels, RunStatusLabelsInput } from './run-status-labels';
 import { type RunStatusInfo, statusOptions, useRunStatus } from './use-run-status';
 
 export type RunStatusRender = (

@@ -1,22 +1,20 @@
 import type { ActivityKind } from '@runlight/client';
+import {
+  type ActivityDescription,
+  describeActivity,
+  loadFailureOf,
+  type RunLoadFailure,
+  type RunStatusLabels,
+  type RunStatusLabelsInput,
+  type RunStatusView,
+  resolveRunStatusLabels,
+  runStatusEquals,
+  selectRunStatus,
+} from '@runlight/client';
 import { useContext, useMemo } from 'react';
 import { RunlightContext } from '../provider/runlight-context';
 import { useRunStore } from '../provider/use-run-store';
 import { useStoreSelector } from '../provider/use-store-selector';
-import {
-  type ActivityDescription,
-  describeActivity,
-  type RunStatusLabels,
-  type RunStatusLabelsInput,
-  resolveRunStatusLabels,
-} from './run-status-labels';
-import { type RunStatusView, runStatusEquals, selectRunStatus } from './select-run-status';
-
-/**
- * Why no state of the run could be loaded: the server refused access (401 / 403), the run
- * does not exist (404, for good), or anything else (bad data, a server error, the network).
- */
-export type RunLoadFailure = 'access-refused' | 'not-found' | 'unavailable';
 
 /** A run's status in words, for the status components and headless ones. */
 export interface RunStatusInfo extends RunStatusView, ActivityDescription {
@@ -106,22 +104,6 @@ const LOAD_FAILURE_LABEL: Record<RunLoadFailure, (labels: RunStatusLabels) => st
   'not-found': (labels) => labels.notFound,
   unavailable: (labels) => labels.error,
 };
-
-/**
- * Why nothing of the run could be loaded, from the client's typed error (`kind`), or `null`
- * when there is state to show (or it is still loading, or waiting for a run not created yet).
- *
- * @example
- * loadFailureOf({ activity: { kind: 'loading' }, error: unauthorizedError }); // 'access-refused'
- */
-export function loadFailureOf(
-  view: Pick<RunStatusView, 'activity' | 'error'>,
-): RunLoadFailure | null {
-  if (view.activity.kind !== 'loading' || view.error === null) return null;
-  if (view.error.kind === 'unauthorized') return 'access-refused';
-  if (view.error.kind === 'run-not-found') return 'not-found';
-  return 'unavailable';
-}
 
 /** The options of `useRunStatus` from a component's props, leaving out what is not given. */
 export function statusOptions(

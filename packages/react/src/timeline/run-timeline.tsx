@@ -1,16 +1,20 @@
+import {
+  buildRunTimeline,
+  formatElapsed,
+  type RunStatusLabelsInput,
+  type RunTimelineModel,
+  resolveRunStatusLabels,
+  withRetryWait,
+} from '@runlight/client';
 import { type HTMLAttributes, type ReactNode, useMemo } from 'react';
-import { formatElapsed } from '../elapsed/format-elapsed';
 import { useElapsed } from '../elapsed/use-elapsed';
 import { useRunActivity } from '../hooks/use-run-activity';
 import { useRunHistory } from '../hooks/use-run-history';
 import { runlightTimelineCss } from '../provider/runlight-css';
 import { renderAsChild } from '../status/as-child';
 import { RunlightStyle } from '../status/operation-indicator';
-import { type RunStatusLabelsInput, resolveRunStatusLabels } from '../status/run-status-labels';
 import { useRecovers } from '../status/use-run-status';
-import { buildRunTimeline, type RunTimelineModel } from './build-run-timeline';
 import { TimelineTable } from './timeline-table';
-import { withRetryWait } from './timeline-words';
 import { TraceLink } from './trace-link';
 
 export type RunTimelineRender = (model: RunTimelineModel, liveMs: number | null) => ReactNode;
@@ -48,8 +52,8 @@ export interface RunTimelineProps extends Omit<HTMLAttributes<HTMLElement>, 'chi
  * A waterfall of a run's operations — compaction, provider wait (started → first output),
  * streaming (first output → end), the gaps between them (tools, approvals, other work; the
  * wait before a retry as a retry wait), failed and retried attempts — in the words `RunStatus`
- * uses for the same moment (`labels`; `timeline-words.ts`), with durations from the original server timestamps and a bar that
- * grows while an operation is in flight. The picture is `aria-hidden`; a table under it holds
+ * uses for the same moment (`labels`; the words are `@runlight/client`'s), with durations from
+ * the original server timestamps and a bar that grows while an operation is in flight. The picture is `aria-hidden`; a table under it holds
  * every fact as text. Rows are memoised: a tick re-renders the running row and the scale only.
  * The table scrolls in its own box (default `max-height: 28em`, `--rl-max-height`) and draws
  * only the rows in view, so a long run stays within a frame; `aria-rowcount` and `aria-rowindex`

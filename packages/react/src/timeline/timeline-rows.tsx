@@ -1,6 +1,6 @@
+import type { TimelineGap, TimelineSpan } from '@runlight/client';
 import { memo, type Ref } from 'react';
 import { useElapsed } from '../elapsed/use-elapsed';
-import type { TimelineGap, TimelineSpan } from './build-run-timeline';
 
 /** What every row of the table gets from the window it is drawn in. */
 export interface TimelineRowPlace {
@@ -13,7 +13,10 @@ export interface TimelineRowPlace {
   sinceFirstAttempt: (duration: string) => string;
 }
 
-/** A row's words (`timeline-words.ts`), computed by the table so unchanged rows stay memoised. */
+/**
+ * A row's words (`describeSpanResult`, … of `@runlight/client`), computed by the table so
+ * unchanged rows stay memoised.
+ */
 export interface RowWords {
   heading: string;
   result: string;

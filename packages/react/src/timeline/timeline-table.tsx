@@ -1,4 +1,5 @@
-import type { Activity } from '@runlight/client';
+import type { Activity, RunStatusLabels, RunTimelineModel, TimelineRow } from '@runlight/client';
+import { describeGap, describeSpanHeading, describeSpanResult } from '@runlight/client';
 import {
   measureElement,
   observeElementRect,
@@ -6,10 +7,7 @@ import {
   type Virtualizer,
 } from '@tanstack/react-virtual';
 import { memo, useId, useLayoutEffect, useRef } from 'react';
-import type { RunStatusLabels } from '../status/run-status-labels';
-import type { RunTimelineModel, TimelineRow } from './build-run-timeline';
 import { GapRow, LiveGapRow, LiveSpanRow, SpanRow } from './timeline-rows';
-import { describeGap, describeSpanHeading, describeSpanResult } from './timeline-words';
 
 /** A row's height before it is measured (one line of the default style). */
 const ROW_ESTIMATE_PX = 24;
@@ -84,7 +82,7 @@ export const TimelineTable = /* @__PURE__ */ memo(function TimelineTable({
   format: (ms: number) => string;
   caption: string;
   loading: boolean;
-  /** The run's activity: the rows word the moment as the status does (`timeline-words.ts`). */
+  /** The run's activity: the rows word the moment as the status does (`describeSpanResult`). */
   activity: Activity;
   labels: RunStatusLabels;
   /** Whether anything recovers a stalled run (the in-flight row reads as the status). */

@@ -1,3 +1,4 @@
+import { defaultRunStatusLabels } from '@runlight/client';
 import type { AgentRun, AssistantCheckpoint, FailureCode } from '@runlight/protocol';
 import { FAILURE_CODES } from '@runlight/protocol';
 import {
@@ -13,7 +14,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { advance, harness, settle, useFakeClock } from '../../__tests__/harness';
 import { OperationIndicator } from '../operation-indicator';
 import { RunStatus } from '../run-status';
-import { defaultRunStatusLabels } from '../run-status-labels';
 
 afterEach(() => {
   cleanup();
@@ -231,12 +231,6 @@ describe('RunStatus', () => {
       expect(status.querySelector('[data-runlight-part="detail"]')?.textContent).toBe(text);
     },
   );
-
-  it('maps the failure codes of the brief to their human labels', () => {
-    expect(defaultRunStatusLabels.failure.provider_failure).toBe('The model provider failed');
-    expect(defaultRunStatusLabels.failure.storage_conflict).toBe('Storage conflict');
-    expect(defaultRunStatusLabels.failure.ownership_lost).toBe('Another worker took over');
-  });
 
   it('is a polite live region whose ticking time is hidden from screen readers', async () => {
     useFakeClock(at(10));

@@ -9,7 +9,6 @@ import { fakeRunServer } from '../../__tests__/fake-run-server';
 import { advance, settle, useFakeClock } from '../../__tests__/harness';
 import { RunlightProvider } from '../../provider/runlight-provider';
 import { RunStatus } from '../../status/run-status';
-import { buildRunTimeline } from '../build-run-timeline';
 import { RunTimeline } from '../run-timeline';
 
 afterEach(() => {
@@ -88,90 +87,6 @@ function setup(history: RunOperationEvent[], revision = 9) {
   );
   return { server, pages, wrapper };
 }
-
-describe('buildRunTimeline', () => {
-  it('one span per operation with durations from the server timestamps, gaps between, retries marked', () => {
-    const model = buildRunTimeline(HISTORY);
-    expect(model.origin).toBe(at(0));
-    const spans = model.spans.map((span) => ({
-      kind: span.kind,
-      attempt: span.attempt,
-      phase: span.phase,
-      startMs: span.startMs,
-      waitMs: span.waitMs,
-      streamMs: span.streamMs,
-      retried: span.retried,
-    }));
-    expect(spans).toEqual([
-      {
-        kind: 'compaction',
-        attempt: null,
-        phase: 'completed',
-        startMs: 0,
-        waitMs: 1000,
-        streamMs: null,
-        retried: false,
-      },
-      {
-        kind: 'model-request',
-        attempt: 1,
-        phase: 'failed',
-        startMs: 1000,
-        waitMs: 1000,
-        streamMs: null,
-        retried: true,
-      },
-      {
-        kind: 'model-request',
-        attempt: 2,
-        phase: 'completed',
-        startMs: 2000,
-        waitMs: 2000,
-        streamMs: 2000,
-        retried: false,
-      },
-      {
-        kind: 'model-request',
-        attempt: 1,
-        phase: 'started',
-        startMs: 11_000,
-        waitMs: null,
-        streamMs: null,
-        retried: false,
-      },
-    ]);
-    expect(
-      model.rows
-        .filter((row) => row.type === 'gap')
-        .map((row) => row.type === 'gap' && row.gap.durationMs),
-    ).toEqual([5000]);
-    expect(model.inFlight?.id).toBe(HISTORY.at(-1)!.operation.id);
-    expect(model.endMs).toBe(6000);
-  });
-
-  it('keeps the span objects of unchanged operations (memoised rows skip rendering)', () => {
-    const first = buildRunTimeline(HISTORY.slice(0, 5));
-    const second = buildRunTimeline(HISTORY);
-    expect(second.spans[0]).toBe(first.spans[0]);
-    expect(buildRunTimeline([])).toEqual({
-      origin: null,
-      rows: [],
-      spans: [],
-      endMs: 0,
-      inFlight: null,
-    });
-  });
-
-  it('never shows a negative duration when the clock moved backwards', () => {
-    const model = buildRunTimeline([
-      operationEvent(
-        2,
-        compactionOperation('completed', { step: 0, startedAt: at(5), endedAt: at(3) }),
-      ),
-    ]);
-    expect(model.spans[0]?.totalMs).toBe(0);
-  });
-});
 
 describe('RunTimeline', () => {
   it('loads the history once and shows every operation as text in a table (not only in colour)', async () => {

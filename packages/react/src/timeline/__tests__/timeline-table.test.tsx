@@ -1,4 +1,4 @@
-import { createRunlightClient } from '@runlight/client';
+import { buildRunTimeline, createRunlightClient } from '@runlight/client';
 import { QueryClient } from '@tanstack/react-query';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -7,7 +7,6 @@ import { timelineHistory } from '../../../bench/timeline-history';
 import { fakeRunServerWithHistory } from '../../__tests__/fake-run-server';
 import { settle, useFakeClock } from '../../__tests__/harness';
 import { RunlightProvider } from '../../provider/runlight-provider';
-import { buildRunTimeline } from '../build-run-timeline';
 import { RunTimeline } from '../run-timeline';
 
 afterEach(() => {

@@ -1,20 +1,21 @@
-import type { Activity } from '@runlight/client';
+import type { Activity } from '../select/select-activity';
 import {
   defaultRunStatusLabels,
   describeActivity,
   type RunStatusLabels,
   statusText,
-} from '../status/run-status-labels';
+} from '../words/run-status-labels';
 import type { RunTimelineModel, TimelineGap, TimelineSpan } from './build-run-timeline';
 
 /**
- * The words of `RunTimeline`'s rows, from the same labels and the same activity as `RunStatus`:
+ * The words of a timeline's rows (`@runlight/react`'s `RunTimeline`), from the same labels and
+ * the same activity as the status (`RunStatus`):
  * the operation in flight reads what the status reads (a retry names its attempt, a stalled run
  * reads stalled), the run's failure names its owner (`storage_conflict`, `ownership_lost`, …)
  * on the operation it belongs to, and the wait before a retry is a retry wait, not "other work".
  */
 export interface TimelineMoment {
-  /** The run's activity now (`useRunActivity`); without it rows read their records only. */
+  /** The run's activity now (`selectActivity`); without it rows read their records only. */
   readonly activity?: Activity;
   readonly labels?: RunStatusLabels;
   /** Whether anything recovers a stalled run (see `ActivityContext`); default false. */
@@ -121,7 +122,7 @@ export function describeGap(
  * timeline shows the moment the status shows. Otherwise `model` itself.
  *
  * @example
- * const shown = withRetryWait(buildRunTimeline(operations), useRunActivity(runId));
+ * const shown = withRetryWait(buildRunTimeline(operations), selectActivity(store.getState()));
  */
 export function withRetryWait(model: RunTimelineModel, activity: Activity): RunTimelineModel {
   const operation = activity.operation;

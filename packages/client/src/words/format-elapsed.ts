@@ -22,6 +22,10 @@ export function formatElapsed(ms: number): string {
 /**
  * The step at which `formatElapsed`'s output can change, so a ticking time re-renders only
  * when the text would.
+ *
+ * @example
+ * elapsedResolutionMs(4_200); // 100 — tenths of a second are shown
+ * elapsedResolutionMs(65_000); // 1000
  */
 export function elapsedResolutionMs(ms: number): number {
   return ms < 10_000 ? 100 : ms < 3_600_000 ? 1000 : 60_000;

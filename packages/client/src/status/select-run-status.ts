@@ -1,10 +1,7 @@
-import {
-  type Activity,
-  type RunlightClientError,
-  type RunState,
-  selectActivity,
-} from '@runlight/client';
-import { activityEquals } from '../hooks/use-run-activity';
+import type { RunlightClientError } from '../errors/runlight-client-error';
+import type { RunState } from '../merge/run-state';
+import { type Activity, selectActivity } from '../select/select-activity';
+import { activityEquals } from './activity-equals';
 
 /** What a status display needs: the activity and the server timestamps its time runs between. */
 export interface RunStatusView {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elapsedResolutionMs, formatElapsed } from '../format-elapsed';
+import { elapsedResolutionMs, formatElapsed } from '../words/format-elapsed';
 
 describe('formatElapsed', () => {
   it.each([

@@ -1,10 +1,11 @@
-import type { Activity, ActivityKind } from '@runlight/client';
 import type { FailureCode } from '@runlight/protocol';
+import type { Activity, ActivityKind } from '../select/select-activity';
 
 /**
  * Every text the status components and the timeline show for a moment of a run; override any
- * of them for another language. `RunStatus`, `OperationIndicator` and `RunTimeline` take their
- * words from here, so the same moment reads the same in all of them.
+ * of them for another language. `@runlight/react`'s `RunStatus`, `OperationIndicator` and
+ * `RunTimeline` take their words from here — as any other binding should — so the same moment
+ * reads the same in all of them.
  *
  * Attempts are counted the way the records count them: one-based, per model request — the first
  * try is attempt 1, the AI SDK's first retry attempt 2 ("attempt 2 of the request").

@@ -53,7 +53,7 @@ export interface TimelineGap {
   readonly after: string;
   /** A retry wait: the one-based attempt of the request it waits for; else `null`. */
   readonly retryAttempt: number | null;
-  /** The wait is still going on (only a retry wait the run's activity reports; see `RunTimeline`). */
+  /** The wait is still going on (only a retry wait the run's activity reports; see `withRetryWait`). */
   readonly inFlight: boolean;
 }
 
@@ -61,7 +61,7 @@ export type TimelineRow =
   | { readonly type: 'operation'; readonly span: TimelineSpan }
   | { readonly type: 'gap'; readonly gap: TimelineGap };
 
-/** The waterfall of a run, pure data (render it yourself with `RunTimeline`'s render prop). */
+/** The waterfall of a run, pure data: `@runlight/react`'s `RunTimeline` draws it, or you do. */
 export interface RunTimelineModel {
   /** The earliest `startedAt` (the waterfall's zero), `null` without operations. */
   readonly origin: string | null;
@@ -133,7 +133,8 @@ function toSpan(
  * flight. Durations come only from the records' timestamps, never from receipt time.
  *
  * @example
- * const model = buildRunTimeline(useRunHistory(runId).operations);
+ * const history = runHistoryOf(client, runId); // `useRunHistory(runId)` in React
+ * const model = buildRunTimeline(history.getState().operations);
  * model.spans[0]?.waitMs; // provider wait of the first request
  */
 export function buildRunTimeline(operations: readonly RunOperationEvent[]): RunTimelineModel {
