@@ -168,8 +168,14 @@ export async function checkInvariants(input: {
     if (!seen.has(event.revision)) {
       // An outage longer than the retry budget may hide that a write landed: the runtime
       // could not know to publish it (the log and the snapshot still hold it).
-      // A runtime that lost the race for the run cannot know its own lost acquisition landed.
-      const lostRace = outcome.theft && event.type === 'run-status' && event.change === 'acquired';
+      // A runtime that lost the race for the run cannot know its own lost acquisition landed,
+      // nor its creation when a fault hid the answer and the thief acquired the run before the
+      // retry (the retry then finds the run taken: nothing tells it revision 1 was its own).
+      // Watchers lose nothing: the gap before the thief's first event is caught up from the log.
+      const lostRace =
+        outcome.theft &&
+        event.type === 'run-status' &&
+        (event.change === 'acquired' || event.change === 'created');
       if (!outage && !lostRace) {
         violate(`logged revision ${event.revision} (${event.type}) was never published`);
       }
