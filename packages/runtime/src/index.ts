@@ -82,15 +82,15 @@ export type { RunResetEvent } from './http/streams/run-event-stream';
 export { SseBufferBudget } from './http/streams/sse-buffer-budget';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
 export { createRunRecovery } from './recovery/create-run-recovery';
+export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
+export { createAgentRuntime } from './runner/agent-runtime';
+export { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './runner/checkpoints/checkpoint-boundary';
 export type {
   RecoveryOutcome,
   ResolveRun,
   ResolveRunContext,
   TakeOverOptions,
-} from './recovery/take-over-run';
-export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
-export { createAgentRuntime } from './runner/agent-runtime';
-export { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './runner/checkpoints/checkpoint-boundary';
+} from './runner/control/take-over-run';
 export type { CloseOptions } from './runner/lifecycle/shutdown';
 export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export type {
