@@ -11,7 +11,7 @@ import { createAgentRuntime } from '../../runner/agent-runtime';
 import type { ResolveRunContext } from '../../runner/control/take-over-run';
 import type { RunExecutionOptions } from '../../runner/run-options';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createRunRecovery } from '../create-run-recovery';
 
