@@ -15,10 +15,10 @@
 import type { DurableRunEvent, UIMessage } from '@runlight/protocol';
 import { bench, describe } from 'vitest';
 import { assembleMessage } from '../src/assembly/assistant-assembler';
-import type { AgentRuntimeDriver } from '../src/store/driver';
-import { evolveRun } from '../src/store/evolve-run';
-import { createMemoryDriver } from '../src/store/memory-driver';
-import type { StoredRun } from '../src/store/stored-run';
+import type { AgentRuntimeDriver } from '../src/store/driver/driver';
+import { createMemoryDriver } from '../src/store/driver/memory-driver';
+import { evolveRun } from '../src/store/log/evolve-run';
+import type { StoredRun } from '../src/store/log/stored-run';
 import { measureLongAnswer } from '../src/test-kit/index';
 
 /** Wraps `inner` and computes what the whole-message scheme would have written. */

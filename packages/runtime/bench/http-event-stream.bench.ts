@@ -18,7 +18,7 @@ import { publishingDriver, ScriptedRun } from '../src/http/__tests__/http-test-k
 import { createRunHandlers } from '../src/http/create-run-handlers';
 import { formatSseMessage } from '../src/http/streams/format-sse-message';
 import { createAgentRuntimeStore } from '../src/store/agent-runtime-store';
-import { createMemoryDriver } from '../src/store/memory-driver';
+import { createMemoryDriver } from '../src/store/driver/memory-driver';
 
 const BURST = 1_000;
 const TOKEN = 'token ';

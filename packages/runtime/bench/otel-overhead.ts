@@ -30,7 +30,7 @@ import { z } from 'zod';
 import { createOtelTelemetry } from '../src/otel/create-otel-telemetry';
 import { createAgentRuntime } from '../src/runner/agent-runtime';
 import { createAgentRuntimeStore } from '../src/store/agent-runtime-store';
-import { createMemoryDriver } from '../src/store/memory-driver';
+import { createMemoryDriver } from '../src/store/driver/memory-driver';
 import type { RunTelemetry } from '../src/telemetry/run-telemetry';
 import { scriptedModel } from '../src/testing/scripted-model';
 

@@ -22,8 +22,8 @@ import { bench, describe } from 'vitest';
 import { z } from 'zod';
 import { createAgentRuntime } from '../src/runner/agent-runtime';
 import { createAgentRuntimeStore } from '../src/store/agent-runtime-store';
-import type { AgentRuntimeDriver } from '../src/store/driver';
-import { createMemoryDriver } from '../src/store/memory-driver';
+import type { AgentRuntimeDriver } from '../src/store/driver/driver';
+import { createMemoryDriver } from '../src/store/driver/memory-driver';
 import { scriptedModel } from '../src/testing/scripted-model';
 
 const usage = {

@@ -10,11 +10,11 @@
 import type { RunOperation } from '@runlight/protocol';
 import { bench, describe } from 'vitest';
 import { createAgentRuntimeStore } from '../src/store/agent-runtime-store';
-import { createMemoryDriver } from '../src/store/memory-driver';
+import { createMemoryDriver } from '../src/store/driver/memory-driver';
+import { reduceRecordRunOperation } from '../src/store/log/reducer';
+import type { Mutation, StoredRun } from '../src/store/log/stored-run';
 import { OwnedRun } from '../src/store/owned-run';
-import { reduceRecordRunOperation } from '../src/store/reducer';
 import { RunMutationQueue } from '../src/store/run-mutation-queue';
-import type { Mutation, StoredRun } from '../src/store/stored-run';
 
 const AT = '2026-12-02T12:00:00.000Z';
 

@@ -82,15 +82,15 @@ export type { RunResetEvent } from './http/streams/run-event-stream';
 export { SseBufferBudget } from './http/streams/sse-buffer-budget';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
 export { createRunRecovery } from './recovery/create-run-recovery';
+export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
+export { createAgentRuntime } from './runner/agent-runtime';
+export { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './runner/checkpoints/checkpoint-boundary';
 export type {
   RecoveryOutcome,
   ResolveRun,
   ResolveRunContext,
   TakeOverOptions,
-} from './recovery/take-over-run';
-export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
-export { createAgentRuntime } from './runner/agent-runtime';
-export { DEFAULT_CHECKPOINT_EVERY_EVENTS } from './runner/checkpoints/checkpoint-boundary';
+} from './runner/control/take-over-run';
 export type { CloseOptions } from './runner/lifecycle/shutdown';
 export { DEFAULT_CLOSE_TIMEOUT_MS } from './runner/lifecycle/shutdown';
 export type {
@@ -118,17 +118,19 @@ export type {
 } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { ControlRequest, ControlRequests } from './store/control-requests';
-export type { AgentRuntimeDriver, StoredControlRequest, StoredRunInput } from './store/driver';
-export { EventSequenceError, evolveRun, type StoredRunEvent } from './store/evolve-run';
-export { createMemoryDriver } from './store/memory-driver';
-export type { OwnedRunOptions } from './store/owned-run';
-export { OwnedRun } from './store/owned-run';
+export type {
+  AgentRuntimeDriver,
+  StoredControlRequest,
+  StoredRunInput,
+} from './store/driver/driver';
+export { createMemoryDriver } from './store/driver/memory-driver';
+export { EventSequenceError, evolveRun, type StoredRunEvent } from './store/log/evolve-run';
 export type {
   AssistantAppend,
   OwnerGuard,
   TerminalCommit,
   TerminalResult,
-} from './store/reducer';
+} from './store/log/reducer';
 export {
   reduceAcquireRun,
   reduceAppendAssistant,
@@ -136,16 +138,18 @@ export {
   reduceCreateRun,
   reduceRecordRunOperation,
   reduceSaveAssistantCheckpoint,
-} from './store/reducer';
-export type { ChatRun, RunInput, RunInputs } from './store/run-inputs';
-export { RunMutationQueue } from './store/run-mutation-queue';
+} from './store/log/reducer';
 export type {
   AssistantPointer,
   Lease,
   Mutation,
   OperationCursor,
   StoredRun,
-} from './store/stored-run';
+} from './store/log/stored-run';
+export type { OwnedRunOptions } from './store/owned-run';
+export { OwnedRun } from './store/owned-run';
+export type { ChatRun, RunInput, RunInputs } from './store/run-inputs';
+export { RunMutationQueue } from './store/run-mutation-queue';
 export type {
   ExecutionModel,
   ObservedCause,

@@ -1,8 +1,8 @@
 /**
  * No import loops between folders (issue 38, "a house without loops"): every package's `src`
  * is read, its relative imports collected, and any ring of sibling folders that import each
- * other fails here with the imports that close it. The one loop still being untangled on its
- * own branch is listed below with its reason; once it is gone its entry must go too.
+ * other fails here with the imports that close it. A loop owned and being untangled elsewhere
+ * may be listed below with its reason; once it is gone its entry must go too.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,15 +11,7 @@ import { type FolderLoop, findFolderLoops, readSources } from './folder-loops/fi
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Loops known and owned elsewhere: a loop whose folders are all in one entry passes. */
-const KNOWN_LOOPS: { folders: string[]; why: string }[] = [
-  {
-    folders: ['packages/runtime/src/recovery', 'packages/runtime/src/runner'],
-    why:
-      'Issue 38: recovery <-> runner (create-run-recovery imports the runtime, the runtime ' +
-      'and runner/control import take-over-run) is untangled with the control-request race ' +
-      'fix; delete this entry when that lands.',
-  },
-];
+const KNOWN_LOOPS: { folders: string[]; why: string }[] = [];
 
 const known = (loop: FolderLoop) =>
   KNOWN_LOOPS.some((entry) => loop.folders.every((folder) => entry.folders.includes(folder)));

@@ -25,8 +25,8 @@ import {
   type AgentRuntimeStore,
   createAgentRuntimeStore,
 } from '../../src/store/agent-runtime-store';
-import { createMemoryDriver } from '../../src/store/memory-driver';
-import { statusEvent } from '../../src/store/reducer';
+import { createMemoryDriver } from '../../src/store/driver/memory-driver';
+import { statusEvent } from '../../src/store/log/reducer';
 import { scriptedModel } from '../../src/testing/scripted-model';
 import { ServerRecorder } from './server-recorder';
 import {

@@ -17,7 +17,7 @@ import { simulateReadableStream, streamText, toUIMessageStream } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { createAgentRuntime } from '../../src/runner/agent-runtime';
 import { createAgentRuntimeStore } from '../../src/store/agent-runtime-store';
-import { createMemoryDriver } from '../../src/store/memory-driver';
+import { createMemoryDriver } from '../../src/store/driver/memory-driver';
 import { scriptedModel } from '../../src/testing/scripted-model';
 
 const RUNS = 100;

@@ -1,8 +1,8 @@
 import type { AgentRuntime } from '../runner/agent-runtime';
+import type { RecoveryOutcome, ResolveRun } from '../runner/control/take-over-run';
 import { logArguments } from '../runner/log-arguments';
 import type { RuntimeLogEntry } from '../runner/run-options';
 import type { AgentRuntimeStore } from '../store/agent-runtime-store';
-import type { RecoveryOutcome, ResolveRun } from './take-over-run';
 
 export interface RunRecoveryOptions {
   /**

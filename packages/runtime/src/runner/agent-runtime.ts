@@ -4,7 +4,6 @@ import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../errors/runtime-closed-error';
 import { RunEventHub } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
-import { type RecoveryOutcome, takeOverRun } from '../recovery/take-over-run';
 import { RunMutationQueue } from '../store/run-mutation-queue';
 import { safeTelemetry } from '../telemetry/run-telemetry';
 import {
@@ -26,6 +25,7 @@ import { applyControlRequest } from './control/apply-control-request';
 import { createCancels } from './control/cancels';
 import { startControlPump } from './control/control-pump';
 import { createResume, type PreparedExecution } from './control/resume-paused-run';
+import { type RecoveryOutcome, takeOverRun } from './control/take-over-run';
 import { notifyFinish } from './lifecycle/notify-finish';
 import { RuntimeShutdown } from './lifecycle/shutdown';
 import { prepareStart } from './prepare-start';

@@ -8,7 +8,7 @@ import type {
   UIMessage,
 } from '@runlight/protocol';
 import type { ControlRequests } from './control-requests';
-import type { AssistantAppend, OwnerGuard, TerminalCommit } from './reducer';
+import type { AssistantAppend, OwnerGuard, TerminalCommit } from './log/reducer';
 import type { RunInputs } from './run-inputs';
 
 /**

@@ -10,9 +10,9 @@ import { StoreConflictError } from '../errors/store-conflict-error';
 import { StoreRecordError } from '../errors/store-record-error';
 import type { AgentRuntimeStore } from './agent-runtime-store-api';
 import { controlRequestsOf } from './control-requests';
-import type { AgentRuntimeDriver } from './driver';
-import { EventSequenceError, evolveRun, toStoredEvent } from './evolve-run';
-import { materialiseAssistant } from './materialise-assistant';
+import type { AgentRuntimeDriver } from './driver/driver';
+import { EventSequenceError, evolveRun, toStoredEvent } from './log/evolve-run';
+import { materialiseAssistant } from './log/materialise-assistant';
 import {
   type OwnerGuard,
   reduceAcquireRun,
@@ -25,10 +25,10 @@ import {
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
   type TerminalResult,
-} from './reducer';
+} from './log/reducer';
+import { type Mutation, type StoredRun, StoredRunSchema } from './log/stored-run';
 import { withRunIdValidation } from './run-id-guard';
 import { runInputsOf } from './run-inputs';
-import { type Mutation, type StoredRun, StoredRunSchema } from './stored-run';
 import { issuesOf } from './zod-issues';
 
 const ExpiredRunSchema = z.strictObject({

@@ -2,7 +2,7 @@ import type { AgentRun, RunOperation, UIMessage } from '@runlight/protocol';
 import { FencingError } from '../errors/fencing-error';
 import { StoreConflictError } from '../errors/store-conflict-error';
 import type { AgentRuntimeStore } from './agent-runtime-store';
-import type { AssistantAppend, TerminalCommit } from './reducer';
+import type { AssistantAppend, TerminalCommit } from './log/reducer';
 import { RunMutationQueue } from './run-mutation-queue';
 
 export interface OwnedRunOptions {

@@ -1,7 +1,7 @@
 import { TimestampSchema, UIMessageSchema } from '@runlight/protocol';
 import { z } from 'zod';
 import { StoreRecordError } from '../errors/store-record-error';
-import type { AgentRuntimeDriver, StoredRunInput } from './driver';
+import type { AgentRuntimeDriver, StoredRunInput } from './driver/driver';
 import { assertRunId } from './run-id-guard';
 import { issuesOf } from './zod-issues';
 

@@ -1,5 +1,5 @@
-import type { AgentRuntimeDriver } from '../store/driver';
-import type { StoredRunEvent } from '../store/evolve-run';
+import type { AgentRuntimeDriver } from '../store/driver/driver';
+import type { StoredRunEvent } from '../store/log/evolve-run';
 
 /** Which driver call a fault hits, and whether it throws before the call or after it landed. */
 export interface DriverFault {

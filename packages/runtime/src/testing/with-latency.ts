@@ -1,4 +1,4 @@
-import type { AgentRuntimeDriver } from '../store/driver';
+import type { AgentRuntimeDriver } from '../store/driver/driver';
 
 export interface LatencyOptions {
   minMs: number;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { assembleMessage } from '../../assembly/assistant-assembler';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createRunHandlers } from '../create-run-handlers';
 import { createRunRouter } from '../routes/create-run-router';

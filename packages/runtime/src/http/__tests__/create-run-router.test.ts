@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { createRunHandlers, type RunHandlers } from '../create-run-handlers';
 import { createRunRouter } from '../routes/create-run-router';
 import { setRawRequestTarget } from '../routes/request-target';

@@ -5,7 +5,7 @@ import {
   type RunEventSourceHealth,
 } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';
 import { publishingDriver, ScriptedRun } from './http-test-kit';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { createRunHandlers } from '../create-run-handlers';
 import { publishingDriver, ScriptedRun } from './http-test-kit';
 

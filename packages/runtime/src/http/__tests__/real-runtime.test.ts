@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import type { RuntimeLogEntry } from '../../runner/run-options';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { withLatency } from '../../testing/with-latency';
 import { createRunHandlers } from '../create-run-handlers';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import type { AccessRefusal, StreamReauthorization } from '../access/access-policy';
 import { START_CURSOR } from '../streams/run-cursor';
 import { RunEventStream } from '../streams/run-event-stream';

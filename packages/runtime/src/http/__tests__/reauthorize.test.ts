@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import type { Authorize } from '../access/authorize';
 import { createMultiplexHandlers } from '../create-multiplex-handlers';
 import { createRunHandlers } from '../create-run-handlers';

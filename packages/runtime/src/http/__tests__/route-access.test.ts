@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import type { RunHandle } from '../../runner/agent-runtime';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import type { RunAccessPolicy } from '../access/access-policy';
 import { AccessPolicyError } from '../access/access-policy-error';
 import type { Authorize, AuthorizeInput } from '../access/authorize';

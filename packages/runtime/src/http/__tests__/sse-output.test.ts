@@ -4,7 +4,7 @@ import type { RunDeltaEvent } from '@runlight/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { createRunHandlers } from '../create-run-handlers';
 import { createRunRouter } from '../routes/create-run-router';
 import { toNodeListener } from '../routes/to-node-listener';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { user } from '../../runner/__tests__/harness';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createOtelTelemetry } from '../create-otel-telemetry';
 import { otelFixture } from './otel-fixture';

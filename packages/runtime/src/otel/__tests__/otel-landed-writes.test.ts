@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { user } from '../../runner/__tests__/harness';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { faultyDriver } from '../../testing/fault-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createOtelTelemetry } from '../create-otel-telemetry';

@@ -7,7 +7,7 @@ import { nextEvent, user } from '../../runner/__tests__/harness';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import type { CompactFunction } from '../../runner/run-options';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createOtelTelemetry } from '../create-otel-telemetry';
 import { millis, otelFixture, pointTotal } from './otel-fixture';

@@ -1,4 +1,4 @@
-import type { AgentRuntimeDriver } from '../../store/driver';
+import type { AgentRuntimeDriver } from '../../store/driver/driver';
 
 /** One call a process makes to its driver: the method and its arguments. */
 export interface DriverCall {

@@ -8,12 +8,12 @@ import { createRunHandlers } from '../../http/create-run-handlers';
 import { createRunRouter } from '../../http/routes/create-run-router';
 import { toNodeListener } from '../../http/routes/to-node-listener';
 import { createAgentRuntime } from '../../runner/agent-runtime';
+import type { ResolveRunContext } from '../../runner/control/take-over-run';
 import type { RunExecutionOptions } from '../../runner/run-options';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createRunRecovery } from '../create-run-recovery';
-import type { ResolveRunContext } from '../take-over-run';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

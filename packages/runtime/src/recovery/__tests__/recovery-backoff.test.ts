@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import type { AgentRuntimeDriver } from '../../store/driver';
-import { createMemoryDriver } from '../../store/memory-driver';
+import type { AgentRuntimeDriver } from '../../store/driver/driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createRunRecovery } from '../create-run-recovery';
 

@@ -1,4 +1,4 @@
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { describeRunRecovery } from '../../test-kit/index';
 
 describeRunRecovery('memory driver', async () => ({ driver: createMemoryDriver() }));

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import type { RunExecutionOptions, RuntimeLogEntry } from '../../runner/run-options';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createRunRecovery } from '../create-run-recovery';
 import { type DriverCall, gatedDriver, statusChanges, steppingClock } from './gated-driver';

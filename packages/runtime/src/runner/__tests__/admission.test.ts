@@ -1,9 +1,9 @@
 import { MockProviderV4 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import type { AgentRuntimeDriver } from '../../store/driver';
-import type { StoredRunEvent } from '../../store/evolve-run';
-import { createMemoryDriver } from '../../store/memory-driver';
+import type { AgentRuntimeDriver } from '../../store/driver/driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
+import type { StoredRunEvent } from '../../store/log/evolve-run';
 import { scriptedModel } from '../../testing/scripted-model';
 import { harness, user } from './harness';
 

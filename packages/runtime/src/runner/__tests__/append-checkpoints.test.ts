@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SNAPSHOT_EVERY_EVENTS } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { measureLongAnswer } from '../../test-kit/index';
 
 /**

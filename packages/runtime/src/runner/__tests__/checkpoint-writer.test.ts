@@ -1,6 +1,6 @@
 import type { UIMessage, UIMessageChunk } from '@runlight/protocol';
 import { describe, expect, it } from 'vitest';
-import type { AssistantAppend } from '../../store/reducer';
+import type { AssistantAppend } from '../../store/log/reducer';
 import { CheckpointWriter } from '../checkpoints/checkpoint-writer';
 import type { ExecutionContext } from '../execution-context';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentRuntimeDriver } from '../../store/driver';
-import type { StoredRunEvent } from '../../store/evolve-run';
-import { corruptMemoryEvent, createMemoryDriver } from '../../store/memory-driver';
+import type { AgentRuntimeDriver } from '../../store/driver/driver';
+import { corruptMemoryEvent, createMemoryDriver } from '../../store/driver/memory-driver';
+import type { StoredRunEvent } from '../../store/log/evolve-run';
 import { scriptedModel } from '../../testing/scripted-model';
 import { harness, user } from './harness';
 

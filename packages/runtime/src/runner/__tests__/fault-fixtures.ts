@@ -3,7 +3,7 @@ import type { RunEvent } from '@runlight/protocol';
 import type { LanguageModel } from 'ai';
 import { MockProviderV4 } from 'ai/test';
 import { afterEach } from 'vitest';
-import type { StoredRunEvent } from '../../store/evolve-run';
+import type { StoredRunEvent } from '../../store/log/evolve-run';
 import { type ScriptedStep, scriptedModel } from '../../testing/scripted-model';
 
 export const SECRET = 'hunter2';

@@ -1,7 +1,7 @@
 import { isAssistantEvent, type RunEvent } from '@runlight/protocol';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import type { AgentRuntimeDriver } from '../../store/driver';
-import { createMemoryDriver } from '../../store/memory-driver';
+import type { AgentRuntimeDriver } from '../../store/driver/driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { type AgentRuntimeOptions, createAgentRuntime } from '../agent-runtime';
 import type { RuntimeLogEntry } from '../run-options';
 

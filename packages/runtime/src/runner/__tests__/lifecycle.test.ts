@@ -1,7 +1,7 @@
 import { manualClock, modelRequest } from '@runlight/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { OwnedRun } from '../../store/owned-run';
 import { scriptedModel } from '../../testing/scripted-model';
 import { GENERIC_ERROR_TEXT } from '../run-execution';

@@ -2,7 +2,7 @@ import { isStepCount, type ToolExecutionOptions, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { idempotencyKeyOf } from '../tools/managed-tools';
 import { harness, user } from './harness';

@@ -1,7 +1,7 @@
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { withLatency } from '../../testing/with-latency';
 import { harness, user } from './harness';

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { RuntimeClosedError } from '../../errors/runtime-closed-error';
 import { createRunHandlers } from '../../http/create-run-handlers';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import type { AgentRuntimeDriver } from '../../store/driver';
-import { createMemoryDriver } from '../../store/memory-driver';
+import type { AgentRuntimeDriver } from '../../store/driver/driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { harness, nextEvent, user } from './harness';
 

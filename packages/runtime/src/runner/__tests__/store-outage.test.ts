@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRunRecovery } from '../../recovery/create-run-recovery';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { faultyDriver } from '../../testing/fault-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { retrySchedule } from '../writes/retry-schedule';

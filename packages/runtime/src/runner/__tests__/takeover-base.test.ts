@@ -1,7 +1,7 @@
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import { describe, expect, it } from 'vitest';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createAgentRuntime } from '../agent-runtime';
 import { nextEvent, user } from './harness';

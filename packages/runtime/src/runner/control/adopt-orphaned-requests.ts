@@ -1,5 +1,4 @@
 import { isTerminalStatus, type UIMessage } from '@runlight/protocol';
-import { endLost, type ResolveRun } from '../../recovery/take-over-run';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { StaleControlRequest } from '../../store/control-requests';
 import type { RunMutationQueue } from '../../store/run-mutation-queue';
@@ -11,6 +10,7 @@ import {
   type ControlTargets,
 } from './apply-control-request';
 import { answerApprovals, pendingApprovalIds } from './approval-answers';
+import { endLost, type ResolveRun } from './take-over-run';
 
 /** A claim of a run nobody leases that has not taken effect after this long is claimed again. */
 export const ORPHAN_CLAIM_MS = 5_000;

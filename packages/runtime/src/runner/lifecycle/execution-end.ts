@@ -2,8 +2,8 @@ import { type AgentRun, isTerminalPhase, isTerminalStatus } from '@runlight/prot
 import { FencingError } from '../../errors/fencing-error';
 import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
+import type { TerminalCommit } from '../../store/log/reducer';
 import { OwnedRun } from '../../store/owned-run';
-import type { TerminalCommit } from '../../store/reducer';
 import type { CheckpointWriter } from '../checkpoints/checkpoint-writer';
 import { type ExecutionContext, now } from '../execution-context';
 import type { OperationRecorder } from './operation-recorder';

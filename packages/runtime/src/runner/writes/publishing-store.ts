@@ -1,7 +1,7 @@
 import type { AgentRun, DurableRunEvent } from '@runlight/protocol';
 import type { RunEventBus } from '../../events/run-event-bus';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
-import { statusEvent } from '../../store/reducer';
+import { statusEvent } from '../../store/log/reducer';
 import type { ObservedCause, RunTelemetry } from '../../telemetry/run-telemetry';
 
 /**

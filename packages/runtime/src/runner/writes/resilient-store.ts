@@ -10,7 +10,7 @@ import { StoreConflictError } from '../../errors/store-conflict-error';
 import { StoreUnavailableError } from '../../errors/store-unavailable-error';
 import type { RunEventBus } from '../../events/run-event-bus';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
-import type { OwnerGuard, TerminalCommit } from '../../store/reducer';
+import type { OwnerGuard, TerminalCommit } from '../../store/log/reducer';
 import type { RunTelemetry } from '../../telemetry/run-telemetry';
 import type { RuntimeLogEntry } from '../run-options';
 import { PublishedRevisions } from './published-revisions';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreRecordError } from '../../errors/store-record-error';
 import { controlRequestsOf } from '../control-requests';
-import { createMemoryDriver } from '../memory-driver';
+import { createMemoryDriver } from '../driver/memory-driver';
 
 const T0 = new Date('2026-12-04T12:00:00.000Z');
 const yes = { approvalId: 'approval-1', approved: true };

@@ -2,8 +2,8 @@ import type { DurableRunEvent } from '@runlight/protocol';
 import { describe, expect, it } from 'vitest';
 import { compactChunks } from '../../assembly/compact-chunks';
 import { StoreRecordError } from '../../errors/store-record-error';
-import { materialiseAssistant } from '../materialise-assistant';
-import { StoredRunSchema } from '../stored-run';
+import { materialiseAssistant } from '../log/materialise-assistant';
+import { StoredRunSchema } from '../log/stored-run';
 
 const at = '2026-12-02T10:00:00.000Z';
 const append = (

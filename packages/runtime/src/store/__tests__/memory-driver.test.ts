@@ -1,6 +1,6 @@
 import { describeDriverConformance } from '../../test-kit/index';
-import type { AgentRuntimeDriver } from '../driver';
-import { corruptMemoryEvent, createMemoryDriver } from '../memory-driver';
+import type { AgentRuntimeDriver } from '../driver/driver';
+import { corruptMemoryEvent, createMemoryDriver } from '../driver/memory-driver';
 
 /** The memory driver, with a back door that stores a raw (possibly corrupt) record. */
 function corruptibleMemoryDriver() {

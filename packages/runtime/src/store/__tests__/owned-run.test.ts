@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FencingError } from '../../errors/fencing-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
 import { createAgentRuntimeStore } from '../agent-runtime-store';
-import { createMemoryDriver } from '../memory-driver';
+import { createMemoryDriver } from '../driver/memory-driver';
 import { OwnedRun } from '../owned-run';
 
 async function setUp() {

@@ -7,8 +7,8 @@ import {
   reduceCommitTerminal,
   reduceCreateRun,
   reduceRecordRunOperation,
-} from '../reducer';
-import type { StoredRun } from '../stored-run';
+} from '../log/reducer';
+import type { StoredRun } from '../log/stored-run';
 
 export const NOW = new Date('2026-12-02T12:00:10.000Z');
 export const LATER = new Date('2026-12-02T12:01:00.000Z');

@@ -9,7 +9,7 @@ import {
   reduceCreateRun,
   reduceRecordRunOperation,
   reduceSaveAssistantCheckpoint,
-} from '../reducer';
+} from '../log/reducer';
 import { ended, firstOutput, guardOf, NOW, running } from './reducer-fixtures';
 
 type Rejection = [string, () => unknown, (error: unknown) => boolean, string];

@@ -9,8 +9,8 @@ import {
   reduceRecordRunOperation,
   reduceRenewLease,
   reduceSaveAssistantCheckpoint,
-} from '../reducer';
-import { type StoredRun, StoredRunSchema } from '../stored-run';
+} from '../log/reducer';
+import { type StoredRun, StoredRunSchema } from '../log/stored-run';
 import { ended, firstOutput, guardOf, LATER, NOW, running } from './reducer-fixtures';
 
 describe('reference reducer: successful transitions', () => {

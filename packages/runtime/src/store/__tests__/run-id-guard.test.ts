@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRunIdError } from '../../errors/invalid-run-id-error';
 import { createAgentRuntimeStore } from '../agent-runtime-store';
-import type { AgentRuntimeDriver } from '../driver';
-import { createMemoryDriver } from '../memory-driver';
+import type { AgentRuntimeDriver } from '../driver/driver';
+import { createMemoryDriver } from '../driver/memory-driver';
 
 /** A driver that records whether it was ever called. */
 function spyDriver() {

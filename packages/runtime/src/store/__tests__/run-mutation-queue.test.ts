@@ -5,7 +5,7 @@ import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
 import { seededRandom, withLatency } from '../../testing/with-latency';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../agent-runtime-store';
-import { createMemoryDriver } from '../memory-driver';
+import { createMemoryDriver } from '../driver/memory-driver';
 import { OwnedRun } from '../owned-run';
 import { RunMutationQueue } from '../run-mutation-queue';
 

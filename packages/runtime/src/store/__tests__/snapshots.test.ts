@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { RunlightError } from '../../errors/runlight-error';
 import { StoreRecordError } from '../../errors/store-record-error';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../agent-runtime-store';
-import type { AgentRuntimeDriver } from '../driver';
-import { createMemoryDriver } from '../memory-driver';
+import type { AgentRuntimeDriver } from '../driver/driver';
+import { createMemoryDriver } from '../driver/memory-driver';
 
 /**
  * A driver keeps the record only as a snapshot now and then; every other load folds the events

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { RunlightError } from '../../errors/runlight-error';
 import { withLatency } from '../../testing/with-latency';
 import { createAgentRuntimeStore } from '../agent-runtime-store';
-import { evolveRun } from '../evolve-run';
-import { createMemoryDriver } from '../memory-driver';
-import { type StoredRun, StoredRunSchema } from '../stored-run';
+import { createMemoryDriver } from '../driver/memory-driver';
+import { evolveRun } from '../log/evolve-run';
+import { type StoredRun, StoredRunSchema } from '../log/stored-run';
 
 type Owner = 'owner-a' | 'owner-b';
 type Command =

@@ -7,8 +7,8 @@ import {
   reduceCreateRun,
   reduceRecordRunOperation,
   reduceReleaseLease,
-} from '../reducer';
-import { type StoredRun, StoredRunSchema } from '../stored-run';
+} from '../log/reducer';
+import { type StoredRun, StoredRunSchema } from '../log/stored-run';
 
 const NOW = new Date('2026-12-02T12:00:10.000Z');
 const after = (ms: number) => new Date(NOW.getTime() + ms);

@@ -3,7 +3,7 @@ import { user } from '../../runner/__tests__/harness';
 import { createAgentRuntime } from '../../runner/agent-runtime';
 import type { RuntimeLogEntry } from '../../runner/run-options';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../store/memory-driver';
+import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { scriptedModel } from '../../testing/scripted-model';
 import type { RunTelemetry } from '../run-telemetry';
 

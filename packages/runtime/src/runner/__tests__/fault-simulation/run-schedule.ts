@@ -3,7 +3,7 @@ import { isStepCount, tool } from 'ai';
 import { z } from 'zod';
 import { RunEventHub } from '../../../events/event-hub';
 import { createAgentRuntimeStore } from '../../../store/agent-runtime-store';
-import { createMemoryDriver } from '../../../store/memory-driver';
+import { createMemoryDriver } from '../../../store/driver/memory-driver';
 import { scriptedModel } from '../../../testing/scripted-model';
 import { seededRandom } from '../../../testing/with-latency';
 import { type AgentRuntime, createAgentRuntime } from '../../agent-runtime';

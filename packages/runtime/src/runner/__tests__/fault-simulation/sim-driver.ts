@@ -1,7 +1,7 @@
 import type { DurableRunEvent } from '@runlight/protocol';
-import type { AgentRuntimeDriver } from '../../../store/driver';
-import { evolveRun } from '../../../store/evolve-run';
-import type { StoredRun } from '../../../store/stored-run';
+import type { AgentRuntimeDriver } from '../../../store/driver/driver';
+import { evolveRun } from '../../../store/log/evolve-run';
+import type { StoredRun } from '../../../store/log/stored-run';
 import { SECRET } from './schedule';
 
 /** A landed write as the driver saw it: the revision and the token it was written under. */

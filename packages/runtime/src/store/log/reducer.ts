@@ -11,8 +11,8 @@ import {
   type RunStatusChange,
   type RunTrace,
 } from '@runlight/protocol';
-import { FencingError } from '../errors/fencing-error';
-import { InvalidTransitionError } from '../errors/invalid-transition-error';
+import { FencingError } from '../../errors/fencing-error';
+import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { evolveRun } from './evolve-run';
 import {
   checkGuard,

@@ -5,13 +5,13 @@ import {
   type UIMessage,
 } from '@runlight/protocol';
 import { convertToModelMessages } from 'ai';
-import { FencingError } from '../errors/fencing-error';
-import { InvalidTransitionError } from '../errors/invalid-transition-error';
-import { closeAbandonedParts } from '../runner/checkpoints/abandoned-message';
-import type { AdoptionOutcome } from '../runner/control/adopt-orphaned-requests';
-import type { RunExecutionDeps } from '../runner/execution-context';
-import type { RunExecutionOptions } from '../runner/run-options';
-import { OwnedRun } from '../store/owned-run';
+import { FencingError } from '../../errors/fencing-error';
+import { InvalidTransitionError } from '../../errors/invalid-transition-error';
+import { OwnedRun } from '../../store/owned-run';
+import { closeAbandonedParts } from '../checkpoints/abandoned-message';
+import type { RunExecutionDeps } from '../execution-context';
+import type { RunExecutionOptions } from '../run-options';
+import type { AdoptionOutcome } from './adopt-orphaned-requests';
 
 /** What `resolveRun` is told about the run it is asked to continue. */
 export interface ResolveRunContext {

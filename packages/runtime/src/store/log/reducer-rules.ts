@@ -4,9 +4,9 @@ import {
   isTerminalStatus,
   type RunStatusChange,
 } from '@runlight/protocol';
-import { FencingError } from '../errors/fencing-error';
-import { InvalidTransitionError } from '../errors/invalid-transition-error';
-import { StoreConflictError } from '../errors/store-conflict-error';
+import { FencingError } from '../../errors/fencing-error';
+import { InvalidTransitionError } from '../../errors/invalid-transition-error';
+import { StoreConflictError } from '../../errors/store-conflict-error';
 import { evolveRun } from './evolve-run';
 import type { Mutation, StoredRun } from './stored-run';
 

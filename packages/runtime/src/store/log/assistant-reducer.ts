@@ -1,5 +1,5 @@
 import { parseAssistantAppendEvent, type UIMessage, type UIMessageChunk } from '@runlight/protocol';
-import { InvalidTransitionError } from '../errors/invalid-transition-error';
+import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { checkGuard, checkRunning, decided, headOf, type OwnerGuard } from './reducer-rules';
 import type { Mutation, StoredRun } from './stored-run';
 

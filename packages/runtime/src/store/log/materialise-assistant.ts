@@ -1,7 +1,7 @@
 import type { AssistantCheckpoint, DurableRunEvent, UIMessage } from '@runlight/protocol';
-import { assembleMessage } from '../assembly/assistant-assembler';
-import { compactChunks } from '../assembly/compact-chunks';
-import { StoreRecordError } from '../errors/store-record-error';
+import { assembleMessage } from '../../assembly/assistant-assembler';
+import { compactChunks } from '../../assembly/compact-chunks';
+import { StoreRecordError } from '../../errors/store-record-error';
 import type { AssistantPointer } from './stored-run';
 
 /**

@@ -1,11 +1,11 @@
+import type { StoredRunEvent } from '../log/evolve-run';
+import type { StoredRun } from '../log/stored-run';
 import type {
   AgentRuntimeDriver,
   StoredControlRequest,
   StoredRunInput,
   StoredStaleControlRequest,
 } from './driver';
-import type { StoredRunEvent } from './evolve-run';
-import type { StoredRun } from './stored-run';
 
 interface Entry {
   snapshot: StoredRun | null;

@@ -1,5 +1,5 @@
-import type { StoredRunEvent } from './evolve-run';
-import type { StoredRun } from './stored-run';
+import type { StoredRunEvent } from '../log/evolve-run';
+import type { StoredRun } from '../log/stored-run';
 
 /**
  * A normalized driver: storage only — a per-run event log with a compare-and-set on its head,
