@@ -1,0 +1,14 @@
+import { createAgentRuntimeStore, createMemoryDriver, RunEventHub } from '../../index';
+import { describeBusConformance } from '../../test-kit/index';
+
+describeBusConformance('in-process RunEventHub', {
+  acrossProcesses: false,
+  setup: async () => {
+    const hub = new RunEventHub();
+    return {
+      store: createAgentRuntimeStore(createMemoryDriver()),
+      openBus: async () => hub,
+      close: async () => {},
+    };
+  },
+});
