@@ -15,6 +15,7 @@ import {
 describe.runIf(redisUnavailable === null && postgresUnavailable === null)(redisLabel, () => {
   describeBusConformance('the Redis bus', {
     acrossProcesses: true,
+    faults: true,
     setup: async () => {
       const database = await openPostgresStore();
       const prefix = freshPrefix();

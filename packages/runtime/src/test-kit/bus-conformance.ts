@@ -1,7 +1,6 @@
-import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
-import { assistantMessage, modelRequest } from '@runlight/test-utils';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentRuntimeStore, RunEventBus, RunEventSourceHealth } from '../index';
+import { busDelta as delta, followBus as follow, startBusRun as startRun } from './bus-fixtures';
 
 /** A bus as one process of the deployment holds it. */
 export type ConformanceBus = RunEventBus & {
@@ -29,55 +28,8 @@ export interface BusConformanceOptions {
   setup: () => Promise<BusConformanceTarget>;
   /** Buses of different processes: one publishes, another delivers (the hub: false). */
   acrossProcesses: boolean;
-}
-
-const label = (event: RunEvent) =>
-  event.type === 'run-delta' ? `d${event.baseRevision}.${event.seq}` : `r${event.revision}`;
-
-const delta = (runId: string, baseRevision: number, seq: number): RunDeltaEvent => ({
-  type: 'run-delta',
-  runId,
-  baseRevision,
-  seq,
-  chunk: { type: 'text-delta', id: 'text-1', delta: `t${seq}` },
-});
-
-function follow(bus: RunEventBus, runId: string) {
-  const seen: string[] = [];
-  const stop = bus.subscribe(runId, (event) => seen.push(label(event)));
-  return { seen, stop };
-}
-
-let runs = 0;
-
-/** A run on `store`; each step commits one more durable event and returns it. */
-async function startRun(store: AgentRuntimeStore) {
-  const runId = `bus-conformance-${process.pid}-${++runs}`;
-  await store.createRun({ runId });
-  let run = await store.acquireRun(runId, { owner: 'a', leaseMs: 60_000 });
-  let step = 0;
-  let phase: 'started' | 'completed' = 'completed';
-  const guard = () => ({
-    owner: 'a',
-    fencingToken: run.fencingToken,
-    expectedRevision: run.revision,
-  });
-  const committed = async () =>
-    (await store.readEvents(runId, { afterRevision: run.revision - 1 }))[0]!;
-  return {
-    runId,
-    /** A model request started, or the one in flight completed: one event. */
-    async operation() {
-      phase = phase === 'started' ? 'completed' : 'started';
-      if (phase === 'started') step++;
-      run = await store.recordRunOperation(runId, guard(), modelRequest(step, phase));
-      return committed();
-    },
-    async checkpoint(text: string) {
-      run = await store.saveAssistantCheckpoint(runId, guard(), assistantMessage(text));
-      return committed();
-    },
-  };
+  /** Whether the target has `faults` (a connection a test can cut): the fault cases run. */
+  faults: boolean;
 }
 
 /**
@@ -162,6 +114,27 @@ export function describeBusConformance(name: string, options: BusConformanceOpti
         await vi.waitFor(() => expect(onB.seen).toEqual(['r3', 'r4', 'r5', 'r6']));
       });
 
+      it('reports an announced event the store does not hold (processes on other stores), delivering nothing for it', async () => {
+        const reported: unknown[] = [];
+        const [a, b] = [await openBus(), await openBus((error) => reported.push(error))];
+        const onB = follow(b, 'elsewhere');
+        a.publish({
+          type: 'run-status',
+          runId: 'elsewhere',
+          revision: 1,
+          at: '2026-12-02T12:00:00.000Z',
+          change: 'created',
+          status: 'queued',
+          owner: null,
+          fencingToken: 0,
+          failure: null,
+        });
+        await vi.waitFor(() => expect(reported).toHaveLength(1));
+        // Naming the run (the wording is the transport's: the event missing, or the run).
+        expect(String(reported[0])).toMatch(/elsewhere/);
+        expect(onB.seen).toEqual([]);
+      });
+
       it('announces a control request to every other process once, not to its own', async () => {
         const [a, b] = await pair();
         const heard = { a: [] as string[], b: [] as string[] };
@@ -185,7 +158,7 @@ export function describeBusConformance(name: string, options: BusConformanceOpti
       return seen;
     };
 
-    if (options.acrossProcesses) {
+    if (options.faults) {
       it('is deaf while it cannot hear, then reads the durable events it missed', async () => {
         const [a, b] = await pair();
         const run = await startRun(target.store);

@@ -10,6 +10,7 @@ export type {
   ConformanceBus,
 } from './bus-conformance';
 export { describeBusConformance } from './bus-conformance';
+export { busDelta, busLabel, followBus, startBusRun } from './bus-fixtures';
 export type { ConformanceContext, ConformanceTarget } from './conformance-context';
 export type { WriteCounts } from './counting-driver';
 export { countingDriver, measureLongAnswer, wordTokens } from './counting-driver';
