@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
-import type {
-  AgentRuntimeStore,
-  RunEventBus,
-  RunEventListener,
-  RunEventSourceHealth,
+import {
+  type AgentRuntimeStore,
+  ControlListeners,
+  RunDelivery,
+  type RunEventBus,
+  type RunEventListener,
+  type RunEventSourceHealth,
 } from '@runlight/runtime';
 import type { RedisClientOptions } from 'redis';
 import { DurableReader } from './durable-reader';
 import { OutageReport } from './outage-report';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { openRedisConnection, type RedisConnection } from './redis-connection';
-import { RunDelivery } from './run-delivery';
 import { decodeControl, decodeEntry } from './stream-entry';
 import { type StreamEntry, StreamReader } from './stream-reader';
 import { StreamWriter } from './stream-writer';
@@ -136,7 +137,7 @@ class RedisEventBusImpl implements RedisEventBus {
   readonly #reader: StreamReader;
   readonly #wakeKey: string;
   readonly #controlKey: string;
-  readonly #controlListeners = new Set<(runId: string) => void>();
+  readonly #control: ControlListeners;
   /** Runs this process publishes for (until `endRun`): their buffers outlive their watchers. */
   readonly #local = new Set<string>();
   /** Runs someone here listens to: their streams are read. */
@@ -154,10 +155,11 @@ class RedisEventBusImpl implements RedisEventBus {
     this.#outage = new OutageReport(this.#onError);
     const { store } = options;
     this.#durable = new DurableReader(store);
-    this.#delivery = new RunDelivery(
-      (runId, after, upTo) => this.#durable.read(runId, after, upTo),
-      this.#onError,
-    );
+    this.#control = new ControlListeners(this.#onError);
+    this.#delivery = new RunDelivery({
+      read: (runId, after, upTo) => this.#durable.read(runId, after, upTo),
+      onError: this.#onError,
+    });
     const connection = (offlineQueue: boolean) =>
       openRedisConnection({
         url: options.url,
@@ -267,10 +269,7 @@ class RedisEventBusImpl implements RedisEventBus {
   }
 
   onControlRequest(listener: (runId: string) => void): () => void {
-    this.#controlListeners.add(listener);
-    return () => {
-      this.#controlListeners.delete(listener);
-    };
+    return this.#control.add(listener);
   }
 
   async close(): Promise<void> {
@@ -313,15 +312,7 @@ class RedisEventBusImpl implements RedisEventBus {
       if ('error' in message) this.#onError(message.error);
       else if (message.instanceId === this.instanceId)
         continue; // the store's own notification woke this process's runtime already
-      else {
-        for (const listener of [...this.#controlListeners]) {
-          try {
-            listener(message.runId);
-          } catch (error) {
-            this.#onError(error);
-          }
-        }
-      }
+      else this.#control.notify(message.runId);
     }
   }
 

@@ -4,15 +4,10 @@ import {
   type RunStatusChange,
   safeParseRunEvent,
 } from '@runlight/protocol';
+import type { DurablePointer } from '@runlight/runtime';
 
 /** A durable event is a row of the store's event log already: only where to find it travels. */
-export interface DurablePointer {
-  runId: string;
-  revision: number;
-  /** Lets a receiver without subscribers mind its delta buffer without reading the row. */
-  type: DurableRunEvent['type'];
-  change?: RunStatusChange | undefined;
-}
+export type { DurablePointer };
 
 /** One entry of a run's stream, as read back: the sender and what it carries. */
 export type StreamMessage =

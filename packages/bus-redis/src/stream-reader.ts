@@ -1,4 +1,4 @@
-import type { RunEventSourceHealth } from '@runlight/runtime';
+import { BusHealth, BusTimers, type RunEventSourceHealth } from '@runlight/runtime';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { type RedisConnection, reconnectDelayMs } from './redis-connection';
 
@@ -60,25 +60,23 @@ export class StreamReader {
   /** Set at `start`: what was recorded before this process started is not its news. */
   #controlId = '0-0';
   #connection: RedisConnection | null = null;
-  #health: RunEventSourceHealth = 'live';
-  readonly #healthListeners = new Set<(health: RunEventSourceHealth) => void>();
+  readonly #health: BusHealth;
   #loop: Promise<void> | null = null;
   #closed = false;
-  readonly #wakers = new Set<() => void>();
+  /** Backoff sleeps and reply deadlines, woken at once by `close`. */
+  readonly #timers = new BusTimers();
 
   constructor(options: StreamReaderOptions) {
     this.#options = options;
+    this.#health = new BusHealth(options.onError);
   }
 
   get health(): RunEventSourceHealth {
-    return this.#health;
+    return this.#health.health;
   }
 
   onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void {
-    this.#healthListeners.add(listener);
-    return () => {
-      this.#healthListeners.delete(listener);
-    };
+    return this.#health.onChange(listener);
   }
 
   /** Connects (a failure is the caller's: no bus) and starts reading. */
@@ -125,11 +123,11 @@ export class StreamReader {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const wake of [...this.#wakers]) wake();
+    this.#timers.wakeAll();
     this.#connection?.destroy();
     this.#connection = null;
     await this.#loop;
-    this.#healthListeners.clear();
+    this.#health.clear();
   }
 
   /** A new connection, current from now on (so `close` ends it, connected or not). */
@@ -171,10 +169,7 @@ export class StreamReader {
         );
         if (this.#closed) return;
         failures = 0;
-        if (this.#health === 'deaf') {
-          this.#setHealth('live');
-          this.#options.onHearingAgain();
-        }
+        if (this.#health.set('live')) this.#options.onHearingAgain();
         let full = false;
         for (const [key, entries] of reply ?? []) {
           this.#take(key, entries);
@@ -224,19 +219,7 @@ export class StreamReader {
   #lost(error: unknown): void {
     if (this.#closed) return;
     this.#options.onLoss(error);
-    this.#setHealth('deaf');
-  }
-
-  #setHealth(health: RunEventSourceHealth): void {
-    if (this.#health === health) return;
-    this.#health = health;
-    for (const listener of [...this.#healthListeners]) {
-      try {
-        listener(health);
-      } catch (error) {
-        this.#options.onError(error);
-      }
-    }
+    this.#health.set('deaf');
   }
 
   /**
@@ -251,45 +234,16 @@ export class StreamReader {
         resolve();
       };
       const stopHearing = connection.onReady(done);
-      const stopTimer = this.#timer(ms, done);
+      const stopTimer = this.#timers.timer(ms, done);
     });
   }
 
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.#timer(ms, resolve);
-    });
-  }
-
-  /** Calls `fire` after `ms`, or at once on `close`; returns the cancel. */
-  #timer(ms: number, fire: () => void): () => void {
-    const wake = () => {
-      clearTimeout(timer);
-      this.#wakers.delete(wake);
-      fire();
-    };
-    const timer = setTimeout(wake, ms);
-    this.#wakers.add(wake);
-    return () => {
-      clearTimeout(timer);
-      this.#wakers.delete(wake);
-    };
+    return this.#timers.sleep(ms);
   }
 
   /** `work`, or a `RedisBusTimeoutError` after `ms` (at once when closed); `work` may go on. */
   #within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const stop = this.#timer(ms, () => reject(new RedisBusTimeoutError(what, ms)));
-      work.then(
-        (value) => {
-          stop();
-          resolve(value);
-        },
-        (error: unknown) => {
-          stop();
-          reject(error);
-        },
-      );
-    });
+    return this.#timers.within(work, ms, () => new RedisBusTimeoutError(what, ms));
   }
 }

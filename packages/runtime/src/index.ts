@@ -14,12 +14,22 @@ export {
   TOOL_RESULT_TOO_LARGE_TEXT,
   ToolResultTooLargeError,
 } from './errors/tool-result-too-large-error';
+export { BusHealth } from './events/bus-health';
+export { BusTimers } from './events/bus-timers';
+export { ControlListeners } from './events/control-listeners';
 export type {
   RunEventListener,
   RunEventSource,
   RunEventSourceHealth,
 } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
+export type {
+  DurablePointer,
+  Produced,
+  ReadDurableEvents,
+  RunDeliveryOptions,
+} from './events/run-delivery';
+export { RunDelivery } from './events/run-delivery';
 export type { RunEventBus } from './events/run-event-bus';
 export type { RouterAccess, RunAccessPolicy } from './http/access/access-policy';
 export type { AccessPolicyProblem } from './http/access/access-policy-error';

@@ -1,13 +1,9 @@
-import type { DurableRunEvent, RunDeltaEvent, RunStatusChange } from '@runlight/protocol';
+import type { RunDeltaEvent } from '@runlight/protocol';
+import type { DurablePointer as RunDeliveryPointer } from '@runlight/runtime';
 
 /** A durable event is a row of the event log already: only where to find it travels. */
-export interface DurablePointer {
+export interface DurablePointer extends RunDeliveryPointer {
   kind: 'durable';
-  runId: string;
-  revision: number;
-  /** Lets a receiver without subscribers mind its delta buffer without reading the row. */
-  type: DurableRunEvent['type'];
-  change?: RunStatusChange | undefined;
 }
 
 /** One message of a notification payload. */

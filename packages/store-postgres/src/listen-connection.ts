@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunEventSourceHealth } from '@runlight/runtime';
+import { BusHealth, BusTimers, type RunEventSourceHealth } from '@runlight/runtime';
 import { ListenTimeoutError } from './listen-timeout-error';
 import type { ListenHandle, SqlClient } from './sql-client';
 
@@ -43,30 +43,27 @@ export class ListenConnection {
   #handle: ListenHandle | null = null;
   /** A connect or LISTEN that timed out but may still finish: the next attempt waits on it. */
   #straggler: Promise<ListenHandle> | null = null;
-  #health: RunEventSourceHealth = 'live';
+  readonly #health: BusHealth;
   #reconnecting: Promise<void> | null = null;
   #probeTimer: ReturnType<typeof setTimeout> | null = null;
   /** The payload of the probe in flight and what to call when it comes back. */
   #probe: { payload: string; heard: () => void } | null = null;
-  /** Backoff sleeps and timed waits, woken at once by `close`. */
-  readonly #wakers = new Set<() => void>();
-  readonly #healthListeners = new Set<(health: RunEventSourceHealth) => void>();
+  /** Backoff sleeps and timed waits, woken at once by `close`; never keeping a process alive. */
+  readonly #timers = new BusTimers({ unref: true });
   #closed = false;
 
   constructor(options: ListenConnectionOptions) {
     this.#options = options;
+    this.#health = new BusHealth(options.onError);
   }
 
   get health(): RunEventSourceHealth {
-    return this.#health;
+    return this.#health.health;
   }
 
   /** Hears each change of `health`; returns the unsubscribe. */
   onHealthChange(listener: (health: RunEventSourceHealth) => void): () => void {
-    this.#healthListeners.add(listener);
-    return () => {
-      this.#healthListeners.delete(listener);
-    };
+    return this.#health.onChange(listener);
   }
 
   /** The first LISTEN; its failure is the caller's (the bus is not created). */
@@ -81,14 +78,14 @@ export class ListenConnection {
     this.#closed = true;
     if (this.#probeTimer !== null) clearTimeout(this.#probeTimer);
     this.#probeTimer = null;
-    for (const wake of [...this.#wakers]) wake();
+    this.#timers.wakeAll();
     this.#straggler?.then(
       (late) => late.destroy(new Error('The bus is closed')),
       () => {},
     );
     this.#straggler = null;
     await this.#reconnecting;
-    this.#healthListeners.clear();
+    this.#health.clear();
     const handle = this.#handle;
     this.#handle = null;
     if (!handle) return;
@@ -109,7 +106,7 @@ export class ListenConnection {
     const { livenessTimeoutMs } = this.#options;
     return new Promise<ListenHandle>((resolve, reject) => {
       let timedOut = false;
-      const stopWaiting = this.#timer(livenessTimeoutMs, () => {
+      const stopWaiting = this.#timers.timer(livenessTimeoutMs, () => {
         timedOut = true;
         this.#straggler = pending;
         reject(new ListenTimeoutError('connecting and LISTEN', livenessTimeoutMs));
@@ -208,7 +205,7 @@ export class ListenConnection {
     this.#probeTimer = null;
     this.#handle?.destroy(error instanceof Error ? error : new Error(String(error)));
     this.#handle = null;
-    this.#setHealth('deaf');
+    this.#health.set('deaf');
     this.#reconnecting = (async () => {
       for (let delay = FIRST_RETRY_MS; !this.#closed; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
         try {
@@ -221,7 +218,7 @@ export class ListenConnection {
         }
       }
       if (this.#closed) return;
-      this.#setHealth('live');
+      this.#health.set('live');
       this.#options.onListeningAgain();
       this.#scheduleProbe();
     })().finally(() => {
@@ -229,54 +226,12 @@ export class ListenConnection {
     });
   }
 
-  #setHealth(health: RunEventSourceHealth): void {
-    if (this.#health === health) return;
-    this.#health = health;
-    for (const listener of [...this.#healthListeners]) {
-      try {
-        listener(health);
-      } catch (error) {
-        this.#options.onError(error);
-      }
-    }
-  }
-
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.#timer(ms, resolve);
-    });
-  }
-
-  /** Calls `fire` after `ms`, or at once on `close`; returns the cancel. */
-  #timer(ms: number, fire: () => void): () => void {
-    const wake = () => {
-      clearTimeout(timer);
-      this.#wakers.delete(wake);
-      fire();
-    };
-    const timer = setTimeout(wake, ms);
-    (timer as { unref?: () => void }).unref?.();
-    this.#wakers.add(wake);
-    return () => {
-      clearTimeout(timer);
-      this.#wakers.delete(wake);
-    };
+    return this.#timers.sleep(ms);
   }
 
   /** `work`, or a `ListenTimeoutError` after `ms` (sooner when closed); `work` may go on. */
   #within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const stopWaiting = this.#timer(ms, () => reject(new ListenTimeoutError(what, ms)));
-      work.then(
-        (value) => {
-          stopWaiting();
-          resolve(value);
-        },
-        (error: unknown) => {
-          stopWaiting();
-          reject(error);
-        },
-      );
-    });
+    return this.#timers.within(work, ms, () => new ListenTimeoutError(what, ms));
   }
 }

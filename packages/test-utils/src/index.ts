@@ -19,3 +19,5 @@ export {
   textDelta,
   textMessage,
 } from './protocol-fixtures';
+export type { ProxiedConnection, TcpProxy } from './tcp-proxy';
+export { startTcpProxy } from './tcp-proxy';

@@ -4,6 +4,13 @@
  * package because it drives the runtime, so `@runlight/test-utils` (protocol fixtures, loopback
  * servers) depends on the protocol alone and no workspace package depends on itself in a cycle.
  */
+export type {
+  BusConformanceOptions,
+  BusConformanceTarget,
+  ConformanceBus,
+} from './bus-conformance';
+export { describeBusConformance } from './bus-conformance';
+export { busDelta, busLabel, followBus, startBusRun } from './bus-fixtures';
 export type { ConformanceContext, ConformanceTarget } from './conformance-context';
 export type { WriteCounts } from './counting-driver';
 export { countingDriver, measureLongAnswer, wordTokens } from './counting-driver';

@@ -9,7 +9,7 @@ import {
   toNodeListener,
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
-import { listenOnLoopback, modelRequest } from '@runlight/test-utils';
+import { listenOnLoopback, modelRequest, startTcpProxy, type TcpProxy } from '@runlight/test-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ListenTimeoutError } from '../listen-timeout-error';
@@ -19,7 +19,6 @@ import {
 } from '../scale-out/postgres-deployment';
 import { LIVENESS_PROBE_SQL, toSqlClient } from '../sql-client';
 import { type SseWatcher, watchEvents } from './sse-watcher';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import {
   openServer,
   serverLabel,

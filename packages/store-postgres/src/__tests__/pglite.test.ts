@@ -1,4 +1,5 @@
 import { afterAll, describe } from 'vitest';
+import { busConformanceTests } from './bus-conformance.suite';
 import { conformanceTests } from './driver-conformance.suite';
 import { driverTests } from './postgres-driver.suite';
 import { busTests } from './postgres-event-bus.suite';
@@ -14,5 +15,6 @@ describe('on PGlite (in-process PostgreSQL)', () => {
   describe('driver conformance', () => conformanceTests('pglite', database.open));
   describe('run recovery', () => recoveryTests('pglite', database.open));
   describe('createPostgresEventBus', () => busTests(database.open));
+  describe('bus conformance', () => busConformanceTests('pglite', database.open));
   describe('two instances over one database', () => twoInstanceTests(database.open));
 });

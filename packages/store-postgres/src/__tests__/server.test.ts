@@ -1,7 +1,8 @@
 import { afterAll, describe } from 'vitest';
+import { busConformanceTests } from './bus-conformance.suite';
 import { conformanceTests } from './driver-conformance.suite';
 import { driverTests } from './postgres-driver.suite';
-import { busServerTests, busTests } from './postgres-event-bus.suite';
+import { busTests } from './postgres-event-bus.suite';
 import { recoveryTests } from './recovery.suite';
 import { openServer, serverLabel, serverUnavailable, sharedDatabase } from './test-databases';
 import { twoInstanceTests } from './two-instances.suite';
@@ -14,6 +15,6 @@ describe.runIf(serverUnavailable === null)(serverLabel, () => {
   describe('driver conformance', () => conformanceTests('server', database.open));
   describe('run recovery', () => recoveryTests('server', database.open));
   describe('createPostgresEventBus', () => busTests(database.open));
+  describe('bus conformance', () => busConformanceTests('server', database.open));
   describe('two instances over one database', () => twoInstanceTests(database.open));
-  describe('createPostgresEventBus on a pool', () => busServerTests(openServer));
 });

@@ -32,6 +32,11 @@ export interface TcpProxy {
   thaw(): void;
   /** Drops the connections `match` selects (all by default). */
   drop(match?: (connection: ProxiedConnection) => boolean): void;
+  /**
+   * `true`: drops every connection and closes each new one at once (the server is down, as its
+   * clients see it); `false`: accepts again (it is back).
+   */
+  refuse(down: boolean): void;
   /** Stops accepting and drops every connection. */
   close(): Promise<void>;
 }
@@ -50,7 +55,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const open = new Set<Connection>();
   let nextId = 1;
   let freezeNew = false;
+  let refusing = false;
   const server: Server = createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const connection = new Connection(nextId++, client, target, () => open.delete(connection));
     open.add(connection);
     if (freezeNew) connection.freeze();
@@ -80,6 +90,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     drop(match) {
       for (const connection of select(match)) connection.drop();
+    },
+    refuse(down) {
+      refusing = down;
+      if (down) for (const connection of open) connection.drop();
     },
     async close() {
       for (const connection of open) connection.drop();

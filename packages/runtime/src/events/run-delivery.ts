@@ -1,6 +1,31 @@
-import type { DurableRunEvent, RunDeltaEvent, RunEvent } from '@runlight/protocol';
-import { RunEventHub, type RunEventListener } from '@runlight/runtime';
-import type { DurablePointer } from './stream-entry';
+import type { DurableRunEvent, RunDeltaEvent, RunEvent, RunStatusChange } from '@runlight/protocol';
+import { RunEventHub, type RunEventListener } from './event-hub';
+
+/**
+ * A durable event another process published, as a bus carries it: the store holds the event,
+ * so only where it is travels (and its kind, so a receiver without subscribers minds its delta
+ * buffer without reading it).
+ */
+export interface DurablePointer {
+  runId: string;
+  revision: number;
+  type: DurableRunEvent['type'];
+  change?: RunStatusChange | undefined;
+}
+
+export interface RunDeliveryOptions {
+  /** Reads what the store committed: the run's durable events with `after < revision <= upTo`. */
+  read: ReadDurableEvents;
+  /**
+   * The run's last durable event, for a catch-up of a run none of whose events was delivered
+   * here yet. Absent: the catch-up reads all of them.
+   */
+  readLatest?: (runId: string) => Promise<readonly DurableRunEvent[]>;
+  /** Listeners that throw, failed reads, pointers to events the store lacks. */
+  onError: (error: unknown) => void;
+  /** The error for a pointer whose event the store does not hold (processes on other stores). */
+  missingEvent?: (runId: string, revision: number) => Error;
+}
 
 /** Reads what the store committed: the run's durable events with `after < revision <= upTo`. */
 export type ReadDurableEvents = (
@@ -17,7 +42,8 @@ interface RunOrder {
   tail: Promise<void> | null;
 }
 
-type Produced = RunEvent | readonly RunEvent[] | Promise<readonly RunEvent[]>;
+/** What a bus hands the delivery of a run: events, or a read that yields them. */
+export type Produced = RunEvent | readonly RunEvent[] | Promise<readonly RunEvent[]>;
 
 const toList = (produced: RunEvent | readonly RunEvent[]): readonly RunEvent[] =>
   Array.isArray(produced) ? produced : [produced as RunEvent];
@@ -25,22 +51,40 @@ const toList = (produced: RunEvent | readonly RunEvent[]): readonly RunEvent[] =
 const LAST_REVISION = 2 ** 31 - 1;
 
 /**
- * What a process delivers to its subscribers of each run, in publish order, over a
- * `RunEventHub` (which keeps the live deltas since the last checkpoint):
+ * The per-run delivery core of every bus across processes: what a process delivers to its
+ * subscribers of each run, in publish order, over a `RunEventHub` (which keeps the live deltas
+ * since the last checkpoint). A bus keeps only its transport and hands each event here:
  * - durable events by revision: a pointer is read from the store's event log, a skipped
  *   revision is read first, a repeated one dropped;
- * - each delta after what was accepted before it (a read in progress holds it back).
+ * - each delta after what was accepted before it (a read in progress holds it back);
+ * - after a deaf period, `catchUp` reads what the run's subscribers missed.
+ *
+ * @example
+ * const delivery = new RunDelivery({ read: (runId, after, upTo) => readLog(runId, after, upTo),
+ *   onError });
+ * transport.onDelta((event) => delivery.remoteDelta(event));
+ * transport.onPointer((pointer) => delivery.remotePointer(pointer));
+ * transport.onHearingAgain(() => { for (const runId of delivery.runs()) delivery.catchUp(runId); });
  */
 export class RunDelivery {
   readonly #hub: RunEventHub;
   readonly #orders = new Map<string, RunOrder>();
   readonly #read: ReadDurableEvents;
+  readonly #readLatest: RunDeliveryOptions['readLatest'];
   readonly #onError: (error: unknown) => void;
+  readonly #missingEvent: (runId: string, revision: number) => Error;
 
-  constructor(read: ReadDurableEvents, onError: (error: unknown) => void) {
-    this.#read = read;
-    this.#onError = onError;
-    this.#hub = new RunEventHub({ onListenerError: onError });
+  constructor(options: RunDeliveryOptions) {
+    this.#read = options.read;
+    this.#readLatest = options.readLatest;
+    this.#onError = options.onError;
+    this.#missingEvent =
+      options.missingEvent ??
+      ((runId, revision) =>
+        new Error(
+          `Run ${runId}: event ${revision} is not in the store; do all processes use the same store?`,
+        ));
+    this.#hub = new RunEventHub({ onListenerError: options.onError });
   }
 
   /** An event published in this process: delivered at once unless a read holds the run. */
@@ -53,6 +97,11 @@ export class RunDelivery {
     this.#accept(event.runId, () => event);
   }
 
+  /** Events another process published that need work first (e.g. a row to read). */
+  remote(runId: string, produce: () => Produced): void {
+    this.#accept(runId, produce);
+  }
+
   /** A durable event another process published: its row is read when someone here listens. */
   remotePointer(pointer: DurablePointer): void {
     this.#accept(pointer.runId, () => this.#pointer(pointer));
@@ -60,8 +109,8 @@ export class RunDelivery {
 
   /**
    * After the process could not hear for a while: a run whose delivered revision is known reads
-   * the events after it, one with none delivered yet all of them (its last one may have been
-   * missed: a subscriber waiting for it would wait forever). A delta buffer may have missed a
+   * the events after it, one with none delivered yet its latest (`readLatest`) or all of them
+   * (its last one may have been missed: a subscriber waiting for it would wait forever). A delta buffer may have missed a
    * checkpoint or an end: a run nobody follows here drops it.
    */
   catchUp(runId: string): void {
@@ -70,12 +119,22 @@ export class RunDelivery {
       this.endRun(runId);
       return;
     }
-    const after = order?.revision ?? 0;
-    this.#accept(runId, () => this.#read(runId, after, LAST_REVISION));
+    const after = order?.revision ?? null;
+    const readLatest = this.#readLatest;
+    this.#accept(runId, () =>
+      after === null && readLatest
+        ? readLatest(runId)
+        : this.#read(runId, after ?? 0, LAST_REVISION),
+    );
+  }
+
+  /** The runs this process delivers for now: followed, or holding live deltas. */
+  runs(): string[] {
+    return [...this.#orders.keys()];
   }
 
   subscribe(runId: string, listener: RunEventListener): () => void {
-    this.#order(runId);
+    this.#order(runId); // a followed run is caught up after a loss, even before its first event
     const unsubscribe = this.#hub.subscribe(runId, listener);
     return () => {
       unsubscribe();
@@ -212,11 +271,9 @@ export class RunDelivery {
     const after = order.revision ?? pointer.revision - 1;
     return this.#read(pointer.runId, after, pointer.revision).then((events) => {
       if (events.at(-1)?.revision !== pointer.revision) {
-        this.#onError(
-          new Error(
-            `Run ${pointer.runId}: event ${pointer.revision} is not in the store; do all processes use the same store?`,
-          ),
-        );
+        // Committed before it was announced, so it must be there — unless the processes do
+        // not share the store.
+        this.#onError(this.#missingEvent(pointer.runId, pointer.revision));
       }
       return events;
     });

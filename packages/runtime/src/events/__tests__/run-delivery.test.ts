@@ -1,10 +1,22 @@
-import type { DurableRunEvent, RunEvent } from '@runlight/protocol';
+import type { DurableRunEvent, RunDeltaEvent, RunEvent } from '@runlight/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RunDelivery } from '../run-delivery';
-import { delta, label } from './bus-fixtures';
 
 const RUN = 'run-1';
+
+const delta = (runId: string, baseRevision: number, seq: number) =>
+  ({
+    type: 'run-delta',
+    runId,
+    baseRevision,
+    seq,
+    chunk: { type: 'text-delta', id: 'text-1', delta: `t${seq}` },
+  }) as RunDeltaEvent;
+
+/** `r3` a durable revision, `d2.1` a delta of base 2, seq 1. */
+const label = (event: RunEvent) =>
+  event.type === 'run-delta' ? `d${event.baseRevision}.${event.seq}` : `r${event.revision}`;
 
 /** A committed durable event of revision `revision` (an operation: no delta buffer effect). */
 const operation = (revision: number) =>
@@ -26,7 +38,7 @@ type Published =
   | { kind: 'pointer'; revision: number; lost: boolean; repeated: boolean }
   | { kind: 'delta'; seq: number };
 
-describe('RunDelivery (the per-run order of the Redis bus)', () => {
+describe('RunDelivery (the per-run order of every bus across processes)', () => {
   it('delivers every durable revision once, in order, and each delta after what preceded it, however the store reads interleave and pointers are lost or repeated', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -49,8 +61,8 @@ describe('RunDelivery (the per-run order of the Redis bus)', () => {
           const final = published.findLast((item) => item.kind === 'pointer')!;
           if (final.kind === 'pointer') final.lost = false;
           let reads = 0;
-          const delivery = new RunDelivery(
-            async (_runId, after, upTo) => {
+          const delivery = new RunDelivery({
+            read: async (_runId, after, upTo) => {
               const wait = delays[reads++ % delays.length]!;
               await new Promise((resolve) => setTimeout(resolve, wait));
               const events: DurableRunEvent[] = [];
@@ -59,10 +71,10 @@ describe('RunDelivery (the per-run order of the Redis bus)', () => {
               }
               return events;
             },
-            (error) => {
+            onError: (error) => {
               throw error;
             },
-          );
+          });
           const seen: RunEvent[] = [];
           delivery.subscribe(RUN, (event) => seen.push(event));
           delivery.remotePointer({
