@@ -14,7 +14,10 @@ const SURFACE: Record<string, readonly string[]> = {
   '@runlight/runtime': [
     'AccessPolicyError',
     'BadCursorError',
+    'BusHealth',
+    'BusTimers',
     'CallbackResultError',
+    'ControlListeners',
     'DEFAULT_CHECKPOINT_EVERY_EVENTS',
     'DEFAULT_CLOSE_TIMEOUT_MS',
     'DEFAULT_MAX_TOOL_RESULT_BYTES',
@@ -25,6 +28,7 @@ const SURFACE: Record<string, readonly string[]> = {
     'MODEL_CALL_OPTION_KEYS',
     'OwnedRun',
     'RUN_ROUTES',
+    'RunDelivery',
     'RunEventHub',
     'RunMutationQueue',
     'RunNotFoundError',
