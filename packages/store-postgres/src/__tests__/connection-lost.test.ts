@@ -79,12 +79,10 @@ describe.runIf(serverUnavailable === null)(`a pool whose backend is ended (${ser
     await sql.query({ text: `CREATE TABLE ${table} (n integer)` });
     try {
       // Observed at once: the rejection lands while the test is still ending the backend.
-      const write = sql
-        .query({ text: `INSERT INTO ${table} SELECT 1 FROM pg_sleep(0.5)` })
-        .then(
-          () => null,
-          (error: unknown) => error,
-        );
+      const write = sql.query({ text: `INSERT INTO ${table} SELECT 1 FROM pg_sleep(0.5)` }).then(
+        () => null,
+        (error: unknown) => error,
+      );
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(await terminate(tag)).toBe(1);
       expect(isConnectionLost(await write)).toBe(true);
