@@ -7,6 +7,7 @@ export default defineConfig(
       index: 'src/index.ts',
       'testing/index': 'src/testing/index.ts',
       'otel/index': 'src/otel/index.ts',
+      'driver/index': 'src/driver/index.ts',
     },
     platform: 'node',
   }),

@@ -1,4 +1,5 @@
-import type { AgentRuntimeDriver, StoredRunEvent } from '@runlight/runtime';
+import type { AgentRuntimeDriver } from '@runlight/runtime';
+import type { StoredRunEvent } from '@runlight/runtime/driver';
 
 /** A driver a scenario can break on purpose, one run at a time. */
 export interface FaultDriver extends AgentRuntimeDriver {

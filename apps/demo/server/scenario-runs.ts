@@ -1,4 +1,5 @@
-import type { AgentRuntime, ResolveRun, StartRunOptions, StoredRunEvent } from '@runlight/runtime';
+import type { AgentRuntime, ResolveRun, StartRunOptions } from '@runlight/runtime';
+import type { StoredRunEvent } from '@runlight/runtime/driver';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import type { UIMessage } from '@runlight/protocol';
-import type { StoredRunEvent } from '@runlight/runtime';
+import type { StoredRunEvent } from '@runlight/runtime/driver';
 import { scriptedModel } from '@runlight/runtime/testing';
 import type { ModelMessage } from 'ai';
 import type { DemoSettings } from '../src/scenario-catalog';

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
-import {
-  type AgentRuntimeStore,
-  ControlListeners,
-  RunDelivery,
-  type RunEventBus,
-  type RunEventListener,
-  type RunEventSourceHealth,
+import type {
+  AgentRuntimeStore,
+  RunEventBus,
+  RunEventListener,
+  RunEventSourceHealth,
 } from '@runlight/runtime';
+import { ControlListeners, RunDelivery } from '@runlight/runtime/driver';
 import type { RedisClientOptions } from 'redis';
 import { DurableReader } from './durable-reader';
 import { OutageReport } from './outage-report';

@@ -4,7 +4,7 @@ import {
   type RunStatusChange,
   safeParseRunEvent,
 } from '@runlight/protocol';
-import type { DurablePointer } from '@runlight/runtime';
+import type { DurablePointer } from '@runlight/runtime/driver';
 
 /** A durable event is a row of the store's event log already: only where to find it travels. */
 export type { DurablePointer };

@@ -1,4 +1,5 @@
-import { BusHealth, BusTimers, type RunEventSourceHealth } from '@runlight/runtime';
+import type { RunEventSourceHealth } from '@runlight/runtime';
+import { BusHealth, BusTimers } from '@runlight/runtime/driver';
 import { RedisBusTimeoutError } from './redis-bus-timeout-error';
 import { type RedisConnection, reconnectDelayMs } from './redis-connection';
 

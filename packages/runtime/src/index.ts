@@ -14,22 +14,12 @@ export {
   TOOL_RESULT_TOO_LARGE_TEXT,
   ToolResultTooLargeError,
 } from './errors/tool-result-too-large-error';
-export { BusHealth } from './events/bus-health';
-export { BusTimers } from './events/bus-timers';
-export { ControlListeners } from './events/control-listeners';
 export type {
   RunEventListener,
   RunEventSource,
   RunEventSourceHealth,
 } from './events/event-hub';
 export { RunEventHub } from './events/event-hub';
-export type {
-  DurablePointer,
-  Produced,
-  ReadDurableEvents,
-  RunDeliveryOptions,
-} from './events/run-delivery';
-export { RunDelivery } from './events/run-delivery';
 export type { RunEventBus } from './events/run-event-bus';
 export type { RouterAccess, RunAccessPolicy } from './http/access/access-policy';
 export type { AccessPolicyProblem } from './http/access/access-policy-error';
@@ -86,10 +76,7 @@ export type {
   RunSubscription,
   RunSubscriptionRefusal,
 } from './http/streams/multiplexed-event-stream';
-export type { RunCursor } from './http/streams/run-cursor';
-export { formatRunCursor, parseRunCursor } from './http/streams/run-cursor';
 export type { RunResetEvent } from './http/streams/run-event-stream';
-export { SseBufferBudget } from './http/streams/sse-buffer-budget';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
 export { createRunRecovery } from './recovery/create-run-recovery';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';
@@ -128,38 +115,10 @@ export type {
 } from './store/agent-runtime-store';
 export { createAgentRuntimeStore } from './store/agent-runtime-store';
 export type { ControlRequest, ControlRequests } from './store/control-requests';
-export type {
-  AgentRuntimeDriver,
-  StoredControlRequest,
-  StoredRunInput,
-} from './store/driver/driver';
+export type { AgentRuntimeDriver } from './store/driver/driver';
 export { createMemoryDriver } from './store/driver/memory-driver';
-export { EventSequenceError, evolveRun, type StoredRunEvent } from './store/log/evolve-run';
-export type {
-  AssistantAppend,
-  OwnerGuard,
-  TerminalCommit,
-  TerminalResult,
-} from './store/log/reducer';
-export {
-  reduceAcquireRun,
-  reduceAppendAssistant,
-  reduceCommitTerminal,
-  reduceCreateRun,
-  reduceRecordRunOperation,
-  reduceSaveAssistantCheckpoint,
-} from './store/log/reducer';
-export type {
-  AssistantPointer,
-  Lease,
-  Mutation,
-  OperationCursor,
-  StoredRun,
-} from './store/log/stored-run';
-export type { OwnedRunOptions } from './store/owned-run';
-export { OwnedRun } from './store/owned-run';
+export type { Lease, StoredRun } from './store/log/stored-run';
 export type { ChatRun, RunInput, RunInputs } from './store/run-inputs';
-export { RunMutationQueue } from './store/run-mutation-queue';
 export type {
   ExecutionModel,
   ObservedCause,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as driver from '../src/driver/index';
 import * as main from '../src/index';
 import * as otel from '../src/otel/index';
 import * as testing from '../src/testing/index';
@@ -14,27 +15,19 @@ const SURFACE: Record<string, readonly string[]> = {
   '@runlight/runtime': [
     'AccessPolicyError',
     'BadCursorError',
-    'BusHealth',
-    'BusTimers',
     'CallbackResultError',
-    'ControlListeners',
     'DEFAULT_CHECKPOINT_EVERY_EVENTS',
     'DEFAULT_CLOSE_TIMEOUT_MS',
     'DEFAULT_MAX_TOOL_RESULT_BYTES',
-    'EventSequenceError',
     'FencingError',
     'InvalidRunIdError',
     'InvalidTransitionError',
     'MODEL_CALL_OPTION_KEYS',
-    'OwnedRun',
     'RUN_ROUTES',
-    'RunDelivery',
     'RunEventHub',
-    'RunMutationQueue',
     'RunNotFoundError',
     'RunlightError',
     'RuntimeClosedError',
-    'SseBufferBudget',
     'StoreConflictError',
     'StoreRecordError',
     'StoreUnavailableError',
@@ -54,20 +47,11 @@ const SURFACE: Record<string, readonly string[]> = {
     'createRunHandlers',
     'createRunRecovery',
     'createRunRouter',
-    'evolveRun',
-    'formatRunCursor',
     'idempotencyKeyOf',
     'inProcessFetch',
     'loadChatConversation',
-    'parseRunCursor',
     'pathProblem',
     'readJsonBody',
-    'reduceAcquireRun',
-    'reduceAppendAssistant',
-    'reduceCommitTerminal',
-    'reduceCreateRun',
-    'reduceRecordRunOperation',
-    'reduceSaveAssistantCheckpoint',
     'setRawRequestTarget',
     'toNodeListener',
     'writeNodeResponse',
@@ -80,6 +64,22 @@ const SURFACE: Record<string, readonly string[]> = {
     'withLatency',
   ],
   '@runlight/runtime/otel': ['createOtelTelemetry'],
+  '@runlight/runtime/driver': [
+    'BusHealth',
+    'BusTimers',
+    'ControlListeners',
+    'EventSequenceError',
+    'OwnedRun',
+    'RunDelivery',
+    'RunMutationQueue',
+    'evolveRun',
+    'reduceAcquireRun',
+    'reduceAppendAssistant',
+    'reduceCommitTerminal',
+    'reduceCreateRun',
+    'reduceRecordRunOperation',
+    'reduceSaveAssistantCheckpoint',
+  ],
 };
 
 const exported = (module: object) => Object.keys(module).sort();
@@ -89,6 +89,7 @@ describe('the public surface of @runlight/runtime', () => {
     ['@runlight/runtime', main],
     ['@runlight/runtime/testing', testing],
     ['@runlight/runtime/otel', otel],
+    ['@runlight/runtime/driver', driver],
   ] as const)('%s exports exactly the names it documents', (entry, module) => {
     expect(exported(module)).toEqual(SURFACE[entry]);
   });

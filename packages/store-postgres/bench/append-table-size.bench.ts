@@ -19,8 +19,8 @@ import {
   type AgentRuntimeStore,
   createAgentRuntimeStore,
   createMemoryDriver,
-  OwnedRun,
 } from '@runlight/runtime';
+import { OwnedRun } from '@runlight/runtime/driver';
 import { measureLongAnswer } from '@runlight/runtime/test-kit';
 import { bench, describe } from 'vitest';
 import { migrate, runlightTables } from '../src/migrate';

@@ -16,9 +16,8 @@ import {
   type AgentRuntimeDriver,
   createAgentRuntimeStore,
   createMemoryDriver,
-  OwnedRun,
-  RunMutationQueue,
 } from '@runlight/runtime';
+import { OwnedRun, RunMutationQueue } from '@runlight/runtime/driver';
 import pg from 'pg';
 import { afterAll, bench, describe } from 'vitest';
 import { migrate } from '../src/migrate';

@@ -15,8 +15,8 @@ import {
   createAgentRuntimeStore,
   createMemoryDriver,
   createRunRecovery,
-  OwnedRun,
 } from '@runlight/runtime';
+import { OwnedRun } from '@runlight/runtime/driver';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { openPglite, openServer, serverUnavailable } from '../src/__tests__/test-databases';
 import { createPostgresDriver } from '../src/postgres-driver';

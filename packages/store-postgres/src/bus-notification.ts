@@ -1,5 +1,5 @@
 import type { RunDeltaEvent } from '@runlight/protocol';
-import type { DurablePointer as RunDeliveryPointer } from '@runlight/runtime';
+import type { DurablePointer as RunDeliveryPointer } from '@runlight/runtime/driver';
 
 /** A durable event is a row of the event log already: only where to find it travels. */
 export interface DurablePointer extends RunDeliveryPointer {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BusHealth, BusTimers, type RunEventSourceHealth } from '@runlight/runtime';
+import type { RunEventSourceHealth } from '@runlight/runtime';
+import { BusHealth, BusTimers } from '@runlight/runtime/driver';
 import { ListenTimeoutError } from './listen-timeout-error';
 import type { ListenHandle, SqlClient } from './sql-client';
 

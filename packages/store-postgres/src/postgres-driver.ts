@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AgentRuntimeDriver, StoredRun, StoredRunEvent } from '@runlight/runtime';
+import type { AgentRuntimeDriver, StoredRun } from '@runlight/runtime';
+import type { StoredRunEvent } from '@runlight/runtime/driver';
 import { type PostgresSchemaOptions, runlightTables } from './migrate';
 import { type PostgresClient, type SqlStatement, toSqlClient } from './sql-client';
 

@@ -2,12 +2,8 @@ export type { PostgresEventBus, PostgresEventBusOptions } from './postgres-event
 
 import { randomUUID } from 'node:crypto';
 import { type RunDeltaEvent, type RunEvent, safeParseRunEvent } from '@runlight/protocol';
-import {
-  ControlListeners,
-  RunDelivery,
-  type RunEventListener,
-  type RunEventSourceHealth,
-} from '@runlight/runtime';
+import type { RunEventListener, RunEventSourceHealth } from '@runlight/runtime';
+import { ControlListeners, RunDelivery } from '@runlight/runtime/driver';
 import { decodeNotification } from './bus-notification';
 import { EventLogReader } from './event-log-reader';
 import { ListenConnection } from './listen-connection';

@@ -7,6 +7,7 @@ import * as client from '@runlight/client';
 import * as protocol from '@runlight/protocol';
 import * as reactServer from '@runlight/react/server';
 import * as runtime from '@runlight/runtime';
+import * as driver from '@runlight/runtime/driver';
 import * as otel from '@runlight/runtime/otel';
 import * as testing from '@runlight/runtime/testing';
 import * as storePostgres from '@runlight/store-postgres';
@@ -21,6 +22,7 @@ for (const [name, module, names] of [
   ['@runlight/runtime', runtime, ['createAgentRuntime', 'createRunRouter', 'toNodeListener']],
   ['@runlight/runtime/testing', testing, ['scriptedModel', 'withLatency']],
   ['@runlight/runtime/otel', otel, ['createOtelTelemetry']],
+  ['@runlight/runtime/driver', driver, ['RunDelivery', 'BusHealth', 'evolveRun']],
   ['@runlight/client', client, ['createRunlightClient', 'mergeSnapshot', 'applyEvent']],
   ['@runlight/store-postgres', storePostgres, ['createPostgresDriver', 'migrate']],
   ['@runlight/bus-redis', busRedis, ['createRedisEventBus', 'RedisBusTimeoutError']],

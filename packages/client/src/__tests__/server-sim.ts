@@ -8,6 +8,7 @@ import type {
   UIMessage,
   UIMessageChunk,
 } from '@runlight/protocol';
+import type { StoredRun } from '@runlight/runtime';
 import {
   type Mutation,
   reduceAcquireRun,
@@ -16,9 +17,8 @@ import {
   reduceCreateRun,
   reduceRecordRunOperation,
   reduceSaveAssistantCheckpoint,
-  type StoredRun,
   type TerminalCommit,
-} from '@runlight/runtime';
+} from '@runlight/runtime/driver';
 
 /**
  * A server in miniature for property tests: the runtime's reference reducer is the store, an

@@ -7,7 +7,6 @@ import {
   createAgentRuntime,
   createAgentRuntimeStore,
   createRunRecovery,
-  OwnedRun,
   type RecoveryOutcome,
   type ResolveRun,
 } from '../index';
@@ -15,6 +14,7 @@ import {
   ABANDONED_TOOL_CALL_TEXT,
   INTERRUPTED_TOOL_CALL_TEXT,
 } from '../runner/checkpoints/abandoned-message';
+import { OwnedRun } from '../store/owned-run';
 import { scriptedModel } from '../testing/index';
 
 export interface RecoveryTarget {

@@ -1,4 +1,5 @@
-import { createAgentRuntimeStore, evolveRun, type StoredRun } from '@runlight/runtime';
+import { createAgentRuntimeStore, type StoredRun } from '@runlight/runtime';
+import { evolveRun } from '@runlight/runtime/driver';
 import { manualClock } from '@runlight/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';

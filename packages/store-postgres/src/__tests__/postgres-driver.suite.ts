@@ -3,12 +3,12 @@ import {
   type AgentRuntimeDriver,
   createAgentRuntimeStore,
   createMemoryDriver,
-  evolveRun,
   FencingError,
   InvalidRunIdError,
   type StoredRun,
   StoreRecordError,
 } from '@runlight/runtime';
+import { evolveRun } from '@runlight/runtime/driver';
 import { measureLongAnswer } from '@runlight/runtime/test-kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 import {
   type AgentRuntimeDriver,
   createAgentRuntimeStore,
-  evolveRun,
   type StoredRun,
 } from '@runlight/runtime';
+import { evolveRun } from '@runlight/runtime/driver';
 import { expect, it } from 'vitest';
 import { migrate, runlightTables } from '../migrate';
 import { toSqlClient } from '../sql-client';
