@@ -21,3 +21,4 @@ export {
 } from './protocol-fixtures';
 export type { ProxiedConnection, TcpProxy } from './tcp-proxy';
 export { startTcpProxy } from './tcp-proxy';
+export { requestAttempt, TIMELINE_HISTORY } from './timeline-fixtures';

@@ -1,6 +1,13 @@
 import { createRunlightClient, type RunlightClient } from '@runlight/client';
-import type { RunOperation, RunOperationEvent } from '@runlight/protocol';
-import { at, compactionOperation, operationEvent, RUN_ID, snapshot } from '@runlight/test-utils';
+import type { RunOperationEvent } from '@runlight/protocol';
+import {
+  at,
+  operationEvent,
+  RUN_ID,
+  requestAttempt,
+  snapshot,
+  TIMELINE_HISTORY,
+} from '@runlight/test-utils';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -15,50 +22,6 @@ afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
-
-const request = (
-  step: number,
-  attempt: number,
-  phase: RunOperation['phase'],
-  times: Partial<RunOperation> = {},
-): RunOperation => ({
-  id: `model-request:step-${step}:call:attempt-${attempt}`,
-  kind: 'model-request',
-  phase,
-  step,
-  attempt,
-  startedAt: at(10 * step + attempt),
-  ...times,
-});
-
-/** Step 0: compaction, a failed attempt retried, a second attempt that streams; then a gap. */
-const HISTORY: RunOperationEvent[] = [
-  operationEvent(2, compactionOperation('started', { step: 0, startedAt: at(0) })),
-  operationEvent(
-    3,
-    compactionOperation('completed', { step: 0, startedAt: at(0), endedAt: at(1) }),
-  ),
-  operationEvent(4, request(0, 1, 'started')),
-  operationEvent(5, {
-    ...request(0, 1, 'failed'),
-    endedAt: at(2),
-    failureReason: 'rate_limited',
-    willRetry: true,
-  }),
-  operationEvent(6, { ...request(0, 2, 'started'), requestStartedAt: at(1) }),
-  operationEvent(7, {
-    ...request(0, 2, 'first-output'),
-    requestStartedAt: at(1),
-    firstOutputAt: at(4),
-  }),
-  operationEvent(8, {
-    ...request(0, 2, 'completed'),
-    requestStartedAt: at(1),
-    firstOutputAt: at(4),
-    endedAt: at(6),
-  }),
-  operationEvent(9, request(1, 1, 'started')),
-];
 
 function setup(history: RunOperationEvent[], revision = 9) {
   const server = fakeRunServer({
@@ -91,7 +54,7 @@ function setup(history: RunOperationEvent[], revision = 9) {
 describe('RunTimeline', () => {
   it('loads the history once and shows every operation as text in a table (not only in colour)', async () => {
     useFakeClock(at(12));
-    const { pages, wrapper } = setup(HISTORY);
+    const { pages, wrapper } = setup(TIMELINE_HISTORY);
     render(<RunTimeline runId={RUN_ID} />, { wrapper });
     await settle();
     const table = screen.getByRole('table', { name: /where the run spent its time/i });
@@ -117,7 +80,7 @@ describe('RunTimeline', () => {
 
   it('grows the bar of the operation in flight with the clock', async () => {
     useFakeClock(at(12));
-    const { wrapper } = setup(HISTORY);
+    const { wrapper } = setup(TIMELINE_HISTORY);
     const { container } = render(<RunTimeline runId={RUN_ID} />, { wrapper });
     await settle();
     const running = () =>
@@ -135,7 +98,7 @@ describe('RunTimeline', () => {
 
   it('a live event changes the row in flight only (memoised rows keep their DOM)', async () => {
     useFakeClock(at(12));
-    const { server, wrapper } = setup(HISTORY);
+    const { server, wrapper } = setup(TIMELINE_HISTORY);
     const { container } = render(<RunTimeline runId={RUN_ID} />, { wrapper });
     await settle();
     const running = container.querySelector<HTMLElement>('tr[data-in-flight]')!;
@@ -149,7 +112,9 @@ describe('RunTimeline', () => {
       attributes: true,
       characterData: true,
     });
-    server.send(operationEvent(10, { ...request(1, 1, 'first-output'), firstOutputAt: at(11.5) }));
+    server.send(
+      operationEvent(10, { ...requestAttempt(1, 1, 'first-output'), firstOutputAt: at(11.5) }),
+    );
     await settle();
     records.push(...observer.takeRecords());
     observer.disconnect();
@@ -167,7 +132,7 @@ describe('RunTimeline', () => {
 
   it('headless: the render prop receives the model', async () => {
     useFakeClock(at(12));
-    const { wrapper } = setup(HISTORY);
+    const { wrapper } = setup(TIMELINE_HISTORY);
     render(
       <RunTimeline runId={RUN_ID}>{(model) => <p>{model.spans.length} operations</p>}</RunTimeline>,
       {
@@ -180,7 +145,7 @@ describe('RunTimeline', () => {
 
   it('a status indicator alone never reads the history', async () => {
     useFakeClock(at(12));
-    const { pages, wrapper } = setup(HISTORY);
+    const { pages, wrapper } = setup(TIMELINE_HISTORY);
     render(<RunStatus runId={RUN_ID} />, { wrapper });
     await settle();
     await advance(1000);
