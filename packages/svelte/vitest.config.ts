@@ -11,9 +11,13 @@ const SOURCE_CONDITION = '@runlight/source';
 
 export default defineProject({
   plugins: [svelte()],
-  resolve: { conditions: [SOURCE_CONDITION, 'svelte', 'module', 'browser', 'development|production'] },
+  resolve: {
+    conditions: [SOURCE_CONDITION, 'svelte', 'module', 'browser', 'development|production'],
+  },
   ssr: {
-    resolve: { conditions: [SOURCE_CONDITION, 'svelte', 'module', 'node', 'development|production'] },
+    resolve: {
+      conditions: [SOURCE_CONDITION, 'svelte', 'module', 'node', 'development|production'],
+    },
   },
   test: {
     name: 'svelte',

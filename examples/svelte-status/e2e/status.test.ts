@@ -92,9 +92,7 @@ describe('@runlight/svelte in Chromium against a real runtime', () => {
       undefined,
       { timeout: 10_000 },
     );
-    expect(await page.getByTestId('message').textContent()).toBe(
-      'The status survived the reload.',
-    );
+    expect(await page.getByTestId('message').textContent()).toBe('The status survived the reload.');
     const settled = server.requests.length;
     await page.waitForTimeout(2500);
     expect(server.requests.slice(settled), 'no reconnect after the end').toEqual([]);

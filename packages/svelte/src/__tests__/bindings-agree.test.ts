@@ -5,12 +5,12 @@ import { act, cleanup as cleanupReact, render as renderReact } from '@testing-li
 import { cleanup as cleanupSvelte, render as renderSvelte } from '@testing-library/svelte';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+// React's status styles are not exported alone (`runlightCss` has the timeline's too).
+import { runlightStatusCss as reactStatusCss } from '../../../react/src/provider/runlight-css.js';
 import RunStatus from '../status/RunStatus.svelte';
 import { runlightStatusCss } from '../status/status-css.js';
 import { advance, harness, settle, useFakeClock } from './harness.js';
 import { RUN_STATES } from './run-states.js';
-// React's status styles are not exported alone (`runlightCss` has the timeline's too).
-import { runlightStatusCss as reactStatusCss } from '../../../react/src/provider/runlight-css.js';
 
 afterEach(() => {
   cleanupReact();
@@ -81,7 +81,8 @@ describe('one vocabulary: React and Svelte RunStatus render the same run states 
     const region = JSON.stringify(first.react);
     expect(region).toContain('["role","status"]');
     expect(region).toContain('["aria-live","polite"]');
-    const loaded = !region.includes('["data-activity","loading"]') || region.includes('load-failure');
+    const loaded =
+      !region.includes('["data-activity","loading"]') || region.includes('load-failure');
     expect(loaded, region).toBe(true);
     // 2.5 s later: the ticking time (or the countdown) moved the same way in both.
     await act(() => advance(2500));

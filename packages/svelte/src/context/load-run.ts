@@ -19,7 +19,10 @@ export async function loadRun(
   const client =
     'fetchSnapshot' in from
       ? from
-      : createRunlightClient({ baseUrl: from.baseUrl, ...(from.fetch ? { fetch: from.fetch } : {}) });
+      : createRunlightClient({
+          baseUrl: from.baseUrl,
+          ...(from.fetch ? { fetch: from.fetch } : {}),
+        });
   const loaded = await client.fetchSnapshot(runId);
   return typeof document === 'undefined' ? { ...loaded, clockOffsetMs: null } : loaded;
 }

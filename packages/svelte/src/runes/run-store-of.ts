@@ -1,6 +1,6 @@
 import type { RunState } from '@runlight/client';
 import { getRunlightContext } from '../context/runlight-context.svelte.js';
-import { read, type MaybeGetter } from './maybe-getter.js';
+import { type MaybeGetter, read } from './maybe-getter.js';
 import { StoreSelection } from './store-selection.js';
 
 /** What a rune's `current` follows: a reactive value read through a getter. */

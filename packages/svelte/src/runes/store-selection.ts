@@ -45,7 +45,8 @@ export class StoreSelection<T> {
       return memo.selection;
     }
     const next = this.#select(state);
-    const selection = memo !== undefined && this.#isEqual(memo.selection, next) ? memo.selection : next;
+    const selection =
+      memo !== undefined && this.#isEqual(memo.selection, next) ? memo.selection : next;
     this.#memo = { state, epoch: this.#epoch, selection };
     return selection;
   }

@@ -31,7 +31,12 @@ export function useRunStatus(
   const context = getRunlightContext('useRunStatus');
   const view = selectionOf('useRunStatus', runId, selectRunStatus, runStatusEquals);
   let memo: { view: unknown; input: unknown; recovers: boolean; info: RunStatusInfo } | undefined;
-  let labels: { input: RunStatusLabelsInput | undefined; resolved: ReturnType<typeof resolveRunStatusLabels> } | undefined;
+  let labels:
+    | {
+        input: RunStatusLabelsInput | undefined;
+        resolved: ReturnType<typeof resolveRunStatusLabels>;
+      }
+    | undefined;
   return {
     get current() {
       const { labels: input, recovers: own } = read(options);
