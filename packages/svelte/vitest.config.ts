@@ -10,7 +10,7 @@ import { defineProject } from 'vitest/config';
 const SOURCE_CONDITION = '@runlight/source';
 
 export default defineProject({
-  plugins: [svelte()],
+  plugins: [svelte({ configFile: false })],
   resolve: {
     conditions: [SOURCE_CONDITION, 'svelte', 'module', 'browser', 'development|production'],
   },

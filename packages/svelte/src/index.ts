@@ -32,7 +32,10 @@ export {
 export { loadRun } from './context/load-run.js';
 export { RunlightProviderMissingError } from './context/provider-missing-error.js';
 export { default as RunlightProvider } from './context/RunlightProvider.svelte';
-export type { RunlightContextValue } from './context/runlight-context.svelte.js';
+export type {
+  RunlightContextOptions,
+  RunlightContextValue,
+} from './context/runlight-context.svelte.js';
 export {
   createRunlightContext,
   getRunlightContext,

@@ -24,11 +24,29 @@ const KEY = Symbol.for('runlight.svelte.context');
  */
 export function setRunlightContext(
   client: RunlightClient,
-  options: { recovers?: boolean; snapshots?: readonly LoadedSnapshot[] } = {},
+  options: RunlightContextOptions = {},
 ): RunlightContextValue {
+  return setContext(KEY, contextValue(client, options));
+}
+
+export interface RunlightContextOptions {
+  /** Whether anything recovers a stalled run (a value, or a getter that may change); default false. */
+  recovers?: boolean | (() => boolean);
+  /** Snapshots loaded ahead (`loadRun`), merged into their stores at once. */
+  snapshots?: readonly LoadedSnapshot[];
+}
+
+function contextValue(client: RunlightClient, options: RunlightContextOptions) {
   for (const loaded of options.snapshots ?? []) seedRun(client, loaded);
   const styleClaims = $state<number[]>([]);
-  return setContext(KEY, { client, recovers: options.recovers ?? false, styleClaims });
+  const { recovers = false } = options;
+  return {
+    client,
+    get recovers() {
+      return typeof recovers === 'function' ? recovers() : recovers;
+    },
+    styleClaims,
+  };
 }
 
 /**
@@ -40,11 +58,9 @@ export function setRunlightContext(
  */
 export function createRunlightContext(
   client: RunlightClient,
-  options: { recovers?: boolean; snapshots?: readonly LoadedSnapshot[] } = {},
+  options: RunlightContextOptions = {},
 ): Map<symbol, RunlightContextValue> {
-  for (const loaded of options.snapshots ?? []) seedRun(client, loaded);
-  const styleClaims = $state<number[]>([]);
-  return new Map([[KEY, { client, recovers: options.recovers ?? false, styleClaims }]]);
+  return new Map([[KEY, contextValue(client, options)]]);
 }
 
 /**

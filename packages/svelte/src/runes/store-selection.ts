@@ -9,7 +9,7 @@ import { createSubscriber } from 'svelte/reactivity';
  * server render), it only reads the state: no subscription, no network.
  *
  * The selector runs once per store state; a selection `isEqual` to the previous one keeps its
- * reference. A selection may depend on the time too (the activity turns `stalled` when the
+ * reference, and readers re-run only when the selection changed. A selection may depend on the time too (the activity turns `stalled` when the
  * owner's lease expires while nothing arrives): a timer at that moment selects again once.
  */
 export class StoreSelection<T> {
@@ -25,10 +25,16 @@ export class StoreSelection<T> {
     this.#select = select;
     this.#isEqual = isEqual;
     this.#subscribe = createSubscriber((update) => {
-      const unsubscribe = store.subscribe(update);
+      // Readers are told only when the selection changed, so an effect that reads the activity
+      // does not re-run on every text delta.
+      const changed = () => {
+        const before = this.#memo?.selection;
+        if (!Object.is(before, this.#read())) update();
+      };
+      const unsubscribe = store.subscribe(changed);
       const stopWatching = watchLeaseExpiry(store, () => {
         this.#epoch++;
-        update();
+        changed();
       });
       return () => {
         stopWatching();
@@ -39,6 +45,10 @@ export class StoreSelection<T> {
 
   get current(): T {
     this.#subscribe();
+    return this.#read();
+  }
+
+  #read(): T {
     const state = this.#store.getState();
     const memo = this.#memo;
     if (memo !== undefined && memo.state === state && memo.epoch === this.#epoch) {
