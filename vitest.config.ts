@@ -62,6 +62,9 @@ export default defineConfig({
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
+      // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
+      './packages/svelte/vitest.config.ts',
+      './examples/svelte-status/vitest.config.ts',
       project('store-postgres', './packages/store-postgres', {
         testTimeout: 120_000,
         setupFiles: [FAIL_ON_UNHANDLED],

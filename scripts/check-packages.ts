@@ -21,7 +21,7 @@
  * scaffolders make (`scaffold-apps.ts`, `scaffold-checks.ts`; kept in `$RUNLIGHT_SCAFFOLD_DIR`,
  * default `<tmpdir>/runlight-scaffold-<hash>`): built for production and driven in Chromium.
  *
- * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,next,scaffolds`
+ * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,svelte,next,scaffolds`
  * picks checks, `--scaffolds=vite,next` the scaffolds.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
+import { checkSvelteConsumer } from './check-svelte-consumer';
 import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
 import { type ScaffoldKind, scaffoldApp } from './scaffold-apps';
 import { checkNextScaffold, checkViteScaffold, launchChromium } from './scaffold-checks';
@@ -78,12 +79,12 @@ async function pack(): Promise<Map<string, string>> {
 async function checkContents(tarball: string): Promise<void> {
   const { stdout } = await sh('tar', ['tzf', tarball], SCRATCH);
   const files = stdout.trim().split('\n');
-  const stray = files.filter(
-    (file) =>
-      !/^package\/(dist\/.+\.(js|d\.ts)|package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(
-        file,
-      ),
+  // @runlight/svelte ships its components as `.svelte` sources (the consumer compiles them).
+  const svelte = /runlight-svelte-[^/]*\.tgz$/.test(tarball) ? '|svelte' : '';
+  const allowed = new RegExp(
+    `^package\\/(dist\\/.+\\.(js|d\\.ts${svelte})|package\\.json|README\\.md|LICENSE|CHANGELOG\\.md)$`,
   );
+  const stray = files.filter((file) => !allowed.test(file));
   if (stray.length > 0) throw new Error(`${tarball} ships ${stray.join(', ')}`);
   for (const needed of ['package/package.json', 'package/LICENSE', 'package/dist/index.js']) {
     if (!files.includes(needed)) throw new Error(`${tarball} lacks ${needed}`);
@@ -340,6 +341,7 @@ if (wants('bundle')) {
     process.stdout.write(stdout);
   });
 }
+if (wants('svelte')) await checkSvelteConsumer(ROOT, tarballs);
 if (wants('next')) {
   const cwd = await step('Next.js 16 App Router: next build', async () => {
     const cwd = await copyTemplate('next');

@@ -1,0 +1,99 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import {
+  createAgentRuntime,
+  createAgentRuntimeStore,
+  createMemoryDriver,
+  createRunHandlers,
+  createRunRouter,
+  RunEventHub,
+  toNodeListener,
+} from '@runlight/runtime';
+import { scriptedModel } from '@runlight/runtime/testing';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { createServer as createViteServer } from 'vite';
+
+export interface ExampleServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Every API request the server received, in order (`METHOD /path`). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The start body: how long the scripted model waits before its first token (the wait). */
+function waitOf(body: unknown): number {
+  const waitMs = (body as { waitMs?: unknown } | null)?.waitMs;
+  return typeof waitMs === 'number' && waitMs >= 0 && waitMs <= 60_000 ? waitMs : 3000;
+}
+
+/**
+ * The example's server on loopback: the real runtime (in-memory store, a scripted model that
+ * waits `waitMs` for its first token, then writes a short answer) behind `createRunRouter` at
+ * `/api`, and the Svelte app through Vite in middleware mode. No network, no keys.
+ *
+ * @example
+ * const server = await startExampleServer({ port: 0 });
+ */
+export async function startExampleServer(
+  options: { port?: number; watch?: boolean } = {},
+): Promise<ExampleServer> {
+  const store = createAgentRuntimeStore(createMemoryDriver());
+  const hub = new RunEventHub();
+  const runtime = createAgentRuntime({ store, events: hub });
+  const api = toNodeListener(
+    createRunRouter({
+      handlers: createRunHandlers({
+        store,
+        runtime,
+        heartbeatMs: 1000,
+        start: ({ runId, body }) =>
+          runtime.startRun({
+            runId,
+            model: scriptedModel([
+              { firstTokenMs: waitOf(body), tokenMs: 20, text: 'The status survived the reload.' },
+            ]),
+            messages: [{ role: 'user', content: 'Say something.' }],
+          }),
+      }),
+      basePath: '/api',
+      // A local example: every run is open to the page, on purpose.
+      authorize: 'public',
+    }),
+  );
+  const vite = await createViteServer({
+    root: ROOT,
+    configFile: false,
+    plugins: [svelte()],
+    resolve: {
+      conditions: ['@runlight/source', 'svelte', 'module', 'browser', 'development|production'],
+    },
+    server: { middlewareMode: true, watch: options.watch === false ? null : {}, hmr: false },
+    appType: 'spa',
+    logLevel: 'warn',
+  });
+  const requests: string[] = [];
+  const server = createServer((request: IncomingMessage, response) => {
+    if (request.url?.startsWith('/api/')) {
+      requests.push(`${request.method} ${request.url}`);
+      api(request, response);
+      return;
+    }
+    vite.middlewares(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 5174, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await vite.close();
+      await runtime.close({ timeoutMs: 1000 }).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import {
+  type Activity,
+  activityEquals,
+  type ConnectionState,
+  type RunlightClientError,
+  type RunState,
+  selectActivity,
+  selectMessage,
+} from '@runlight/client';
+import type { AgentRun, RunOperation, UIMessage } from '@runlight/protocol';
+import type { MaybeGetter } from './maybe-getter.js';
+import { type Current, selectionOf } from './run-store-of.js';
+
+/** What `useRun` gives by default: the merged state and the client's selections of it. */
+export interface RunView {
+  readonly state: RunState;
+  /** The durable run record, `null` until the first snapshot. */
+  readonly run: AgentRun | null;
+  /** The assistant message so far: the checkpoint with live deltas applied. */
+  readonly message: UIMessage | null;
+  readonly activity: Activity;
+  readonly connection: ConnectionState;
+  /** The last bad input or transport failure; everything else is the last good state. */
+  readonly error: RunlightClientError | null;
+}
+
+export interface UseRunOptions<T> {
+  /** Picks the slice a component needs, e.g. `selectMessage`; it updates when that changes. */
+  select: (state: RunState) => T;
+  /** How two selections compare (default `Object.is`). */
+  isEqual?: (a: T, b: T) => boolean;
+}
+
+const views = new WeakMap<RunState, RunView>();
+
+/**
+ * The `RunView` of a state; the same state gives the same object.
+ *
+ * @example
+ * const { message, activity } = selectRunView(store.getState());
+ */
+export function selectRunView(state: RunState): RunView {
+  let view = views.get(state);
+  if (view === undefined) {
+    view = {
+      state,
+      run: state.run,
+      message: selectMessage(state),
+      activity: selectActivity(state),
+      connection: state.connection,
+      error: state.error,
+    };
+    views.set(state, view);
+  }
+  return view;
+}
+
+/**
+ * The live, merged state of a run, in `.current`. The run's connection opens with the first
+ * component that shows it and closes after the last one is gone (one connection however many
+ * components). Without `select` it is a `RunView` that changes with every text delta — a
+ * transcript wants that; a status display wants `useRunActivity`.
+ *
+ * @example
+ * const run = useRun(() => runId);
+ * // {run.current.message?.parts.length}
+ */
+export function useRun(runId: MaybeGetter<string>): Current<RunView>;
+export function useRun<T>(runId: MaybeGetter<string>, options: UseRunOptions<T>): Current<T>;
+export function useRun<T>(
+  runId: MaybeGetter<string>,
+  options?: UseRunOptions<T>,
+): Current<T | RunView> {
+  if (options === undefined) return selectionOf('useRun', runId, selectRunView);
+  return selectionOf('useRun', runId, options.select, options.isEqual);
+}
+
+/**
+ * What a run is doing (`loading`, `compacting`, `waiting-for-model`, `streaming`, …), from
+ * durable facts only; changes with the activity, never with text deltas.
+ *
+ * @example
+ * const activity = useRunActivity(() => runId); // activity.current.kind
+ */
+export function useRunActivity(runId: MaybeGetter<string>): Current<Activity> {
+  return selectionOf('useRunActivity', runId, selectActivity, activityEquals);
+}
+
+const selectOperation = (state: RunState): RunOperation | null => state.run?.lastOperation ?? null;
+
+/**
+ * The run's `lastOperation` (model request or compaction, with its original timestamps), or
+ * `null`.
+ *
+ * @example
+ * const operation = useRunOperation(() => runId); // operation.current?.phase
+ */
+export function useRunOperation(runId: MaybeGetter<string>): Current<RunOperation | null> {
+  return selectionOf('useRunOperation', runId, selectOperation);
+}
+
+export interface RunConnection {
+  /** `idle`, `connecting`, `live`, `reconnecting`, `offline`, `unauthorized` or `closed`. */
+  readonly state: ConnectionState;
+  /** The last bad input or transport failure (the shown state is the last good one). */
+  readonly error: RunlightClientError | null;
+}
+
+const selectConnection = (state: RunState): RunConnection => ({
+  state: state.connection,
+  error: state.error,
+});
+const connectionEquals = (a: RunConnection, b: RunConnection) =>
+  a.state === b.state && a.error === b.error;
+
+/**
+ * The live connection of a run and its last error, e.g. for a "Reconnecting…" banner.
+ *
+ * @example
+ * const connection = useRunConnection(() => runId); // connection.current.state
+ */
+export function useRunConnection(runId: MaybeGetter<string>): Current<RunConnection> {
+  return selectionOf('useRunConnection', runId, selectConnection, connectionEquals);
+}
