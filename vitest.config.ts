@@ -62,6 +62,7 @@ export default defineConfig({
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
+      project('cli', './packages/cli'),
       project('store-postgres', './packages/store-postgres', {
         testTimeout: 120_000,
         setupFiles: [FAIL_ON_UNHANDLED],
