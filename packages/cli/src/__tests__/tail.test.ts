@@ -50,3 +50,110 @@ describe('runlight tail over real HTTP/SSE', () => {
     expect(tail.stderr()).toBe('');
   });
 });
+
+describe('runlight tail: how the run ended is the exit code', () => {
+  it('--text streams the answer between the phase lines; exits 0', async () => {
+    const server = await serve();
+    const handle = server.runtime.startRun({
+      runId: 'run-text',
+      model: scriptedModel([{ firstTokenMs: 100, tokenMs: 15, text: 'One two three four five.' }]),
+      messages: user('Count'),
+    });
+    await handle.created;
+    const tail = runCli(['tail', server.baseUrl, 'run-text', '--text']);
+    expect(await tail.exit).toBe(0);
+    const out = tail.stdout();
+    expect(out.split('One two three four five.')).toHaveLength(2);
+    expect(out.indexOf('Writing the answer')).toBeLessThan(out.indexOf('One two'));
+    expect(out.indexOf('five.')).toBeLessThan(out.indexOf('Completed'));
+    // The request's end follows the text it streamed, on a line of its own.
+    expect(out).toMatch(/five\.\n\S+\s+\+\S+ s {2}Working\n\S+\s+\+\S+ s {2}Completed\n$/);
+  });
+
+  it('a provider failure: the failure in words, exit 1', async () => {
+    const server = await serve();
+    const handle = server.runtime.startRun({
+      runId: 'run-fails',
+      model: scriptedModel([{ firstTokenMs: 100, error: { at: 'request', message: 'sk-secret' } }]),
+      messages: user('Hi'),
+    });
+    await handle.created;
+    const tail = runCli(['tail', server.baseUrl, 'run-fails']);
+    expect(await tail.exit).toBe(EXIT_CODES.failed);
+    expect(tail.lines().at(-1)).toMatch(/ {2}Failed: The model provider failed$/);
+    expect(tail.stdout()).not.toContain('sk-secret');
+  });
+
+  it('a cancelled run: exit 2', async () => {
+    const server = await serve();
+    const handle = server.runtime.startRun({
+      runId: 'run-cancel',
+      model: scriptedModel([{ firstTokenMs: 50, tokenMs: 30, text: 'word '.repeat(200) }]),
+      messages: user('Talk'),
+    });
+    await handle.created;
+    const tail = runCli(['tail', server.baseUrl, 'run-cancel']);
+    await waitFor(() => expect(tail.stdout()).toContain('Writing the answer'));
+    server.runtime.cancelRun('run-cancel');
+    expect(await tail.exit).toBe(EXIT_CODES.cancelled);
+    expect(tail.lines().at(-1)).toMatch(/ {2}Cancelled$/);
+  });
+
+  it('a tail started mid-run prints the phase it joins at its original time: the same lines as one that watched throughout', async () => {
+    const server = await serve();
+    const handle = server.runtime.startRun({
+      runId: 'run-join',
+      model: scriptedModel([{ firstTokenMs: 1_200, tokenMs: 20, text: 'Late but here.' }]),
+      messages: user('Hi'),
+    });
+    await handle.created;
+    const throughout = runCli(['tail', server.baseUrl, 'run-join']);
+    await waitFor(() => expect(throughout.stdout()).toContain('Waiting for the model'));
+    // Later, as a reload would: a new process, a new connection, mid-phase.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const joined = runCli(['tail', server.baseUrl, 'run-join']);
+    expect(await throughout.exit).toBe(0);
+    expect(await joined.exit).toBe(0);
+    const all = throughout.lines();
+    const from = all.findIndex((line) => line.endsWith('  Waiting for the model'));
+    expect(joined.lines()).toEqual(all.slice(from));
+    const startedAt = (await server.store.getRun('run-join')).lastOperation!.startedAt;
+    expect(joined.lines()[0]).toMatch(new RegExp(`^${startedAt.replace('.', '\\.')} `));
+  });
+
+  it('--json: one record a line, the text as deltas, the end with its exit code', async () => {
+    const server = await serve();
+    const handle = server.runtime.startRun({
+      runId: 'run-json',
+      model: scriptedModel([{ firstTokenMs: 100, tokenMs: 10, text: 'Structured output.' }]),
+      messages: user('Hi'),
+    });
+    await handle.created;
+    const tail = runCli(['tail', server.baseUrl, 'run-json', '--json', '--text'], { tty: true });
+    expect(await tail.exit).toBe(0);
+    const records = tail.lines().map((line) => JSON.parse(line));
+    const run = await server.store.getRun('run-json');
+    expect(
+      records
+        .filter((r) => r.type === 'text')
+        .map((r) => r.delta)
+        .join(''),
+    ).toBe('Structured output.');
+    expect(records).toContainEqual({
+      type: 'phase',
+      runId: 'run-json',
+      activity: 'waiting-for-model',
+      text: 'Waiting for the model',
+      at: run.lastOperation!.startedAt,
+      elapsedMs: Date.parse(run.lastOperation!.startedAt) - Date.parse(run.createdAt),
+    });
+    expect(records.at(-1)).toEqual({
+      type: 'end',
+      runId: 'run-json',
+      status: 'completed',
+      durationMs: Date.parse(run.updatedAt) - Date.parse(run.createdAt),
+      exitCode: 0,
+    });
+    expect(tail.stdout()).not.toContain('\x1b');
+  });
+});

@@ -113,15 +113,18 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
     for (const runId of runIds) {
       const tracker = new PhaseTracker(runId, { recovers: options.recovers });
       stops.push(
-        followRun(client.run(runId), {
-          event: (event) => {
-            if (!done) for (const record of tracker.observeEvent(event)) emit(record);
-          },
-          state: (state) => {
-            if (done) return;
-            if (!ends.has(runId)) for (const record of tracker.observe(state)) emit(record);
-            check(runId, state);
-          },
+        followRun(client.run(runId), (steps, committed) => {
+          if (done) return;
+          if (!ends.has(runId)) {
+            for (const step of steps) {
+              const records =
+                step.type === 'event'
+                  ? tracker.observeEvent(step.event)
+                  : tracker.observe(step.state);
+              for (const record of records) emit(record);
+            }
+          }
+          check(runId, committed);
         }),
       );
     }

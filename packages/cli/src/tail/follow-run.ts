@@ -1,25 +1,28 @@
 import { applyEvent, type RunState, type RunStore, watchLeaseExpiry } from '@runlight/client';
 import type { DurableRunEvent } from '@runlight/protocol';
 
-/** What `followRun` reports: every state the run passes through, and each durable event. */
-export interface RunFollower {
-  /** A state of the run: after each durable event, and each time the store notifies. */
-  state(state: RunState): void;
-  /** A durable event, before the state it leads to. */
-  event(event: DurableRunEvent): void;
-}
+/** One step of a run as `followRun` reports it: a durable event, or a state the run was in. */
+export type RunStep =
+  | { readonly type: 'event'; readonly event: DurableRunEvent }
+  | { readonly type: 'state'; readonly state: RunState };
 
 /**
  * Follows a run's store so that no phase is skipped: the store notifies once per burst of
  * events (a model request's start, first output and end may arrive together), so each durable
- * event is also merged into a shadow of the state (`applyEvent`, the client's own merge rule)
- * and that state reported. The store's own states follow as they are notified, and again at the
- * moment the owner's lease expires (a stall: nothing arrives then). Returns the stop function.
+ * event is also merged into a shadow of the state (`applyEvent`, the client's own merge rule).
+ * At each notification `onSteps` gets the burst's steps — each durable event and the state after
+ * it — then the store's committed state (which alone holds the burst's text deltas). It gets
+ * the committed state again at the moment the owner's lease expires (a stall: nothing arrives
+ * then). Returns the stop function.
  *
  * @example
- * const stop = followRun(client.run(runId), { state: print, event: noteTakeover });
+ * const stop = followRun(client.run(runId), (steps, committed) => print(steps, committed));
  */
-export function followRun(store: RunStore, follower: RunFollower): () => void {
+export function followRun(
+  store: RunStore,
+  onSteps: (steps: readonly RunStep[], committed: RunState) => void,
+): () => void {
+  let steps: RunStep[] = [];
   let shadow: RunState | null = null;
   let shadowBase: RunState | null = null;
   const offEvents = store.observeDurableEvents((event) => {
@@ -30,13 +33,19 @@ export function followRun(store: RunStore, follower: RunFollower): () => void {
       shadow = current;
       shadowBase = current;
     }
-    follower.event(event);
     shadow = applyEvent(shadow, event);
-    follower.state(shadow);
+    steps.push({ type: 'event', event }, { type: 'state', state: shadow });
   });
-  const offStore = store.subscribe(() => follower.state(store.getState()));
-  const offLease = watchLeaseExpiry(store, () => follower.state(store.getState()));
-  follower.state(store.getState());
+  const deliver = () => {
+    const committed = store.getState();
+    const burst = steps;
+    steps = [];
+    shadow = null;
+    onSteps([...burst, { type: 'state', state: committed }], committed);
+  };
+  const offStore = store.subscribe(deliver);
+  const offLease = watchLeaseExpiry(store, deliver);
+  deliver();
   return () => {
     offEvents();
     offLease();

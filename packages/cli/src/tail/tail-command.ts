@@ -118,20 +118,23 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     };
     if (io.signal?.aborted) return finish(EXIT_CODES.interrupted);
     io.signal?.addEventListener('abort', interrupt, { once: true });
-    stop = followRun(store, {
-      event: (event) => {
-        if (!done) for (const record of tracker.observeEvent(event)) emit(record);
-      },
-      state: (state) => {
-        if (done) return;
-        // The answer's text before the line that says the run ended, after the one that began it.
-        const ended = state.run !== null && TERMINAL.has(state.run.status);
-        if (options.text && ended) streamText(state);
-        for (const record of tracker.observe(state)) emit(record);
-        if (options.text && !ended) streamText(state);
-        drawFooter();
-        check(state);
-      },
+    stop = followRun(store, (steps, committed) => {
+      if (done) return;
+      for (const step of steps) {
+        const records =
+          step.type === 'event' ? tracker.observeEvent(step.event) : tracker.observe(step.state);
+        for (const record of records) {
+          // The burst's text belongs before a line that ends the streaming, after one that
+          // begins it: only the committed state holds the deltas.
+          if (options.text && record.type === 'phase' && record.activity !== 'streaming') {
+            streamText(committed);
+          }
+          emit(record);
+        }
+      }
+      if (options.text) streamText(committed);
+      drawFooter();
+      check(committed);
     });
   });
 }
