@@ -3,6 +3,7 @@ import {
   defaultRunStatusLabels,
   describeActivity,
   type RunState,
+  type RunStatusView,
   selectRunStatus,
   statusText,
 } from '@runlight/client';
@@ -48,6 +49,7 @@ export class PhaseTracker {
     const approvals = awaitedApprovals(state.assistant?.message ?? null, activity);
     const key = [
       activity.kind,
+      statusText(describeActivity(activity, defaultRunStatusLabels, { recovers: this.#recovers })),
       activity.since ?? view.since,
       activity.attempt,
       activity.failure?.code,
@@ -55,8 +57,7 @@ export class PhaseTracker {
     ].join('|');
     if (key === this.#lastKey) return [];
     this.#lastKey = key;
-    const terminal = TERMINAL.has(activity.kind);
-    const at = (terminal ? view.until : view.since) ?? null;
+    const at = phaseAt(activity, view);
     const { text, retry } = statusWords(activity, {
       clockOffsetMs: state.clockOffsetMs,
       recovers: this.#recovers,
@@ -131,6 +132,21 @@ export function statusWords(
           retry.maxAttempts,
         );
   return { text, retry };
+}
+
+/**
+ * When a phase began, as its record says: the status's `since`, except where the status counts
+ * from earlier — a retry wait began when the failed attempt ended, a retry attempt when it
+ * started (the status counts both from the request's first attempt) — and a finished run's
+ * line is its terminal commit.
+ */
+function phaseAt(activity: Activity, view: RunStatusView): string | null {
+  if (TERMINAL.has(activity.kind)) return view.until ?? null;
+  const operation = activity.operation;
+  if (activity.kind === 'waiting-for-model' && activity.attempt !== undefined && operation) {
+    return (operation.phase === 'failed' ? operation.endedAt : operation.startedAt) ?? null;
+  }
+  return view.since ?? null;
 }
 
 /** Whole seconds to a server timestamp on the estimated server clock, never below 0. */
