@@ -14,7 +14,12 @@ import {
  */
 export function unreadable(state: RunState, now: number, deadline: number): RunLoadFailure | null {
   if (state.run !== null) return state.connection === 'unauthorized' ? 'access-refused' : null;
+  // A refusal inside a batch of snapshots (`runs`) arrives as `http` with the status.
+  const status = state.error?.status;
+  if (status === 401 || status === 403) return 'access-refused';
   const failure = loadFailureOf(selectRunStatus(state));
+  // Closed with nothing loaded: the client will not try again by itself.
+  if (failure !== null && state.connection === 'closed') return failure;
   if (failure === 'unavailable' && now < deadline) return null;
   return failure;
 }
