@@ -27,6 +27,11 @@ Options:
   -h, --help                   This help
   -v, --version                The version
 
+Examples:
+  runlight tail http://localhost:5173/api run-1 --text
+  runlight runs https://example.com/api run-1 run-2 -H "Authorization: Bearer $TOKEN"
+  runlight history http://localhost:3000/api run-1 --json
+
 Exit codes:
   0  the run completed (history: printed)    3  usage error
   1  the run failed (runs: any failed)       4  the run could not be read (access refused,
