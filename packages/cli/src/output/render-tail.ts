@@ -7,7 +7,7 @@ const AT_WIDTH = 24;
 
 /** `+1.2 s`: the time since the run was created, on the server's clock. */
 export function sinceStart(ms: number | null): string {
-  return (ms === null ? '' : `+${formatElapsed(ms)}`).padStart(10);
+  return (ms === null ? '' : `+${formatElapsed(ms)}`).padStart(12);
 }
 
 /**
@@ -25,7 +25,7 @@ export function renderTailLine(record: TailRecord, style: Style): string | null 
       const lines = [`${head}  ${style.paint(activityColour(record.activity), record.text)}`];
       for (const approval of record.approvals ?? []) {
         lines.push(
-          `${' '.repeat(AT_WIDTH + 12)}${approval.toolName} ${style.paint('dim', `(approval ${approval.approvalId})`)}`,
+          `${' '.repeat(AT_WIDTH + 14)}${approval.toolName} ${style.paint('dim', `(approval ${approval.approvalId})`)}`,
         );
       }
       return lines.join('\n');
