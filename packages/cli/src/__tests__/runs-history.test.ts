@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { buildRunTimeline } from '@runlight/client';
 import type { RunOperationEvent } from '@runlight/protocol';
 import { scriptedModel } from '@runlight/runtime/testing';
@@ -66,10 +67,7 @@ describe('runlight runs: several runs over one multiplexed stream', () => {
     expect(await json.exit).toBe(0);
     const frames = table.stdout().split('\x1b[3A\r\x1b[J');
     expect(frames.length).toBeGreaterThan(1);
-    const last = frames
-      .at(-1)!
-      .replace(/\x1b\[[0-9;]*m/g, '')
-      .split('\n');
+    const last = stripVTControlCharacters(frames.at(-1)!).split('\n');
     expect(last[0]).toMatch(/^RUN {4}STATUS\s+TIME$/);
     expect(last[1]).toMatch(/^run-c {2}Completed\s+\d+\.\d s$/);
     expect(last[2]).toMatch(/^run-d {2}Completed\s+\d+\.\d s$/);

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { formatElapsed } from '@runlight/client';
 import type { RunOperation } from '@runlight/protocol';
 import { scriptedModel } from '@runlight/runtime/testing';
@@ -155,5 +156,41 @@ describe('runlight tail: how the run ended is the exit code', () => {
       exitCode: 0,
     });
     expect(tail.stdout()).not.toContain('\x1b');
+  });
+});
+
+describe('runlight tail on a terminal', () => {
+  it('colour and a ticking status line only on a TTY, never with NO_COLOR or --no-color', async () => {
+    const server = await serve();
+    const handle = server.runtime.startRun({
+      runId: 'run-tty',
+      model: scriptedModel([{ firstTokenMs: 500, tokenMs: 10, text: 'Coloured.' }]),
+      messages: user('Hi'),
+    });
+    await handle.created;
+    const tty = runCli(['tail', server.baseUrl, 'run-tty'], { tty: true });
+    const noColor = runCli(['tail', server.baseUrl, 'run-tty'], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
+    const flag = runCli(['tail', server.baseUrl, 'run-tty', '--no-color'], { tty: true });
+    const pipe = runCli(['tail', server.baseUrl, 'run-tty']);
+    for (const run of [tty, noColor, flag, pipe]) expect(await run.exit).toBe(0);
+    expect(tty.stdout()).toContain('\x1b[32mCompleted\x1b[39m');
+    // The status line under the last phase is redrawn in place, and gone at the end.
+    expect(tty.stdout()).toContain('\r\x1b[2K');
+    expect(tty.stdout().endsWith('Completed\x1b[39m\n')).toBe(true);
+    for (const run of [noColor, flag]) {
+      const text = run.stdout().replaceAll('\r\x1b[2K', '');
+      expect(stripVTControlCharacters(text)).toBe(text);
+    }
+    expect(pipe.stdout()).not.toContain('\x1b');
+    expect(pipe.stdout()).not.toContain('\r');
+    // Without colour, a terminal reads the same lines as a pipe.
+    const plain = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.slice(line.lastIndexOf('\r\x1b[2K') + 1).replace('\x1b[2K', ''));
+    expect(plain(noColor.stdout())).toEqual(plain(pipe.stdout()));
   });
 });

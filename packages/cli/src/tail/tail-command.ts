@@ -37,6 +37,8 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
 
   const emit = (record: TailRecord) => {
     if (record.type === 'phase') last = record;
+    // Nothing ticks under the line that says the run ended.
+    if (record.type === 'phase' && TERMINAL.has(record.activity)) out.footer(null);
     if (options.json) {
       io.stdout.write(`${JSON.stringify(record)}\n`);
       return;
