@@ -65,6 +65,7 @@ export default defineConfig({
       // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
       './packages/svelte/vitest.config.ts',
       './examples/svelte-status/vitest.config.ts',
+      project('cli', './packages/cli'),
       project('store-postgres', './packages/store-postgres', {
         testTimeout: 120_000,
         setupFiles: [FAIL_ON_UNHANDLED],

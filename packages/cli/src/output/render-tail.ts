@@ -1,0 +1,43 @@
+import { formatElapsed } from '@runlight/client';
+import type { TailRecord } from '../tail/tail-records';
+import { activityColour, type Style } from './style';
+
+/** Width of an ISO timestamp (`2026-01-02T03:04:05.678Z`): the column of a missing one. */
+const AT_WIDTH = 24;
+
+/** `+1.2 s`: the time since the run was created, on the server's clock. */
+export function sinceStart(ms: number | null): string {
+  return (ms === null ? '' : `+${formatElapsed(ms)}`).padStart(12);
+}
+
+/**
+ * A `tail` record as a terminal line: the original timestamp, the elapsed time since the run
+ * began (both from the server's records), the status words. `null` for what has no line (the
+ * end: its phase line said it; text: written raw).
+ *
+ * @example
+ * renderTailLine(record, style); // '2026-01-02T03:04:05.678Z      +0.8 s  Waiting for the model'
+ */
+export function renderTailLine(record: TailRecord, style: Style): string | null {
+  switch (record.type) {
+    case 'phase': {
+      const head = `${style.paint('dim', (record.at ?? '-').padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(record.elapsedMs))}`;
+      const lines = [`${head}  ${style.paint(activityColour(record.activity), record.text)}`];
+      for (const approval of record.approvals ?? []) {
+        lines.push(
+          `${' '.repeat(AT_WIDTH + 14)}${approval.toolName} ${style.paint('dim', `(approval ${approval.approvalId})`)}`,
+        );
+      }
+      return lines.join('\n');
+    }
+    case 'takeover': {
+      const head = `${style.paint('dim', record.at.padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(record.elapsedMs))}`;
+      return `${head}  ${style.paint('yellow', record.text)}`;
+    }
+    case 'error':
+      return `runlight: ${record.text} (run ${record.runId})`;
+    case 'text':
+    case 'end':
+      return null;
+  }
+}
