@@ -18,8 +18,12 @@ const RUNS = Number(process.env.FC_RUNS ?? 300);
 
 function serverRun(tokens: number, tool: boolean): ServerSim {
   let clock = Date.parse('2026-01-01T00:00:00.000Z');
-  const server = new ServerSim('run-1', () => new Date((clock += 250)));
-  const now = () => new Date((clock += 250)).toISOString();
+  const tick = () => {
+    clock += 250;
+    return new Date(clock);
+  };
+  const server = new ServerSim('run-1', tick);
+  const now = () => tick().toISOString();
   server.create();
   server.acquire();
   const startedAt = now();
@@ -41,11 +45,12 @@ function serverRun(tokens: number, tool: boolean): ServerSim {
   for (let index = 0; index < tokens; index++) {
     server.delta({ type: 'text-delta', id: 't0', delta: `w${index} ` });
     if (index === 0) {
+      firstOutputAt = now();
       server.operation({
         ...request,
         phase: 'first-output',
         startedAt: requestAt,
-        firstOutputAt: (firstOutputAt = now()),
+        firstOutputAt,
       });
     }
     if (index % 2 === 1) server.checkpoint(index % 4 === 3);
