@@ -17,7 +17,7 @@ import { launchChromium, PlaygroundPage } from './playground-page';
 const SCREENSHOTS = fileURLToPath(new URL('../.screenshots/', import.meta.url));
 /** `RUNLIGHT_README_SCREENSHOT=1` also refreshes the devtools README's picture. */
 const README_SCREENSHOT = fileURLToPath(
-  new URL('../../../packages/react-devtools/devtools.png', import.meta.url),
+  new URL('../../../docs/devtools.png', import.meta.url),
 );
 
 let server: DemoServer;
@@ -142,6 +142,13 @@ describe('the devtools panel in the playground', () => {
       if (index > 0) await page.keyboard.press('ArrowRight');
       const view = await devtools.travel();
       expect(view).toEqual(await freshClientAt(runId, view.revision));
+      if (
+        process.env.RUNLIGHT_README_SCREENSHOT === '1' &&
+        view.activity === 'awaiting-approval' &&
+        !seen.some((label) => /approval/i.test(label))
+      ) {
+        await page.screenshot({ path: README_SCREENSHOT });
+      }
       seen.push(view.label ?? '');
     }
     const kinds = new Set(seen);
@@ -167,10 +174,6 @@ describe('the devtools panel in the playground', () => {
       expect(copied).not.toContain(secret);
     }
 
-    if (process.env.RUNLIGHT_README_SCREENSHOT === '1') {
-      await page.keyboard.press('End');
-      await page.screenshot({ path: README_SCREENSHOT });
-    }
     // Escape closes the panel and gives focus back to the button.
     await page.keyboard.press('Escape');
     await devtools.panel().waitFor({ state: 'detached' });
