@@ -61,6 +61,7 @@ export default defineConfig({
       project('runtime', './packages/runtime', { setupFiles: [FAIL_ON_UNHANDLED] }),
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
+      project('react-devtools', './packages/react-devtools', { environment: 'jsdom' }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
       // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
       './packages/svelte/vitest.config.ts',

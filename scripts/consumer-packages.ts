@@ -6,6 +6,7 @@ export const PUBLISHED = [
   'runtime',
   'client',
   'react',
+  'react-devtools',
   'store-postgres',
   'bus-redis',
   'ai-sdk',

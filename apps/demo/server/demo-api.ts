@@ -10,6 +10,7 @@ import {
   SettingsBodySchema,
   StartScenarioBodySchema,
 } from './request-bodies';
+import { snapshotAtRevision } from './snapshot-at-revision';
 
 export interface DemoApiOptions {
   demo: DemoRuntime;
@@ -51,6 +52,8 @@ async function readBody<T>(request: Request, schema: z.ZodType<T>): Promise<T | 
  * - `POST /api/demo/runs/:id/approvals` `{ approvalId, approved, reason? }` → `202`
  * - `POST /api/demo/runs/:id/cancel` → `202`
  * - `POST /api/demo/runs/:id/drop` → `{ dropped }` (server-side close of its SSE streams)
+ * - `GET  /api/demo/runs/:id/revisions/:n` → the public snapshot at revision n, folded from the
+ *   store's log (`snapshotAtRevision`: what a fresh client loads at n; the devtools test)
  *
  * Every POST body is validated with zod; a bad one gets `400` and a JSON error.
  *
@@ -94,6 +97,18 @@ export function demoApi(options: DemoApiOptions): WebHandler {
         return demoError(404, 'run_not_found', `Run ${id} was not started here`);
       }
       return demoJson({ runId: id, scenario: demo.scenarioOf(id), notes: demo.notesOf(id) });
+    }
+    if (segments.length === 4 && action === 'revisions') {
+      if (method !== 'GET') return demoError(405, 'method_not_allowed', `${method} not allowed`);
+      const revision = Number(segments[3]);
+      if (!Number.isSafeInteger(revision) || revision < 1) {
+        return demoError(400, 'bad_request', 'Revision must be a positive integer');
+      }
+      const snapshot = await snapshotAtRevision(demo.store, id, revision);
+      if (snapshot === null) {
+        return demoError(404, 'run_not_found', `Run ${id} has no revision ${revision}`);
+      }
+      return demoJson(snapshot);
     }
     if (segments.length !== 3) return null;
     if (method !== 'POST') return demoError(405, 'method_not_allowed', `${method} not allowed`);

@@ -21,13 +21,16 @@ export function decidingModel(branches: {
   first: MockLanguageModelV4;
   approved: MockLanguageModelV4;
   denied: MockLanguageModelV4;
+  /** Requests `first` answers (a retried request is two). Default 1. */
+  firstCalls?: number;
 }): MockLanguageModelV4 {
+  const firstCalls = branches.firstCalls ?? 1;
   let calls = 0;
   return new MockLanguageModelV4({
     provider: 'scripted',
     modelId: 'scripted-model',
     doStream: (options: CallOptions) => {
-      if (calls++ === 0) return branches.first.doStream(options);
+      if (calls++ < firstCalls) return branches.first.doStream(options);
       const last = JSON.stringify(options.prompt.at(-1) ?? {});
       return (last.includes('execution-denied') ? branches.denied : branches.approved).doStream(
         options,

@@ -169,6 +169,46 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
     });
   },
 
+  'retry-compaction-approval': (runId, { tokenMs }, world) => {
+    start(world, world.worker, {
+      runId,
+      model: decidingModel({
+        firstCalls: 2,
+        first: scriptedModel([
+          {
+            firstTokenMs: 400,
+            error: { at: 'request', retryAfterMs: 500, message: '503 upstream busy' },
+          },
+          {
+            firstTokenMs: 500,
+            tokenMs,
+            text: 'I will clean the build folder.',
+            toolCalls: [{ toolName: 'deleteFiles', input: { path: 'build/' } }],
+          },
+        ]),
+        approved: scriptedModel([
+          { firstTokenMs: 500, tokenMs, text: 'Done: 42 files under build/ are deleted.' },
+        ]),
+        denied: scriptedModel([
+          { firstTokenMs: 500, tokenMs, text: 'Understood, I left build/ untouched.' },
+        ]),
+      }),
+      messages: user('Clean up the build folder.'),
+      tools: { deleteFiles },
+      toolApproval: { deleteFiles: 'user-approval' },
+      stopWhen: isStepCount(5),
+      // The first step's context is summarised; later steps fit.
+      compact: async ({ step, signal }) => {
+        await sleep(600, signal);
+        if (step > 0) return { status: 'not_needed' };
+        return {
+          status: 'compacted',
+          messages: user('Summary so far: the user wants the build folder cleaned up.'),
+        };
+      },
+    });
+  },
+
   compaction: (runId, { tokenMs }, world) => {
     start(world, world.worker, {
       runId,

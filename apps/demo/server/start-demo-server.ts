@@ -165,6 +165,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
               '@/components/runlight': `${REGISTRY}components/runlight`,
             },
           },
+          // A dev server is development, also under a test runner's NODE_ENV=test: the page
+          // shows what `pnpm demo` shows, `RunlightDevtools` included (it renders only then).
+          define: { 'process.env.NODE_ENV': JSON.stringify('development') },
           logLevel: options.viteLogLevel ?? 'info',
           clearScreen: false,
           server:

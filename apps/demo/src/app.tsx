@@ -1,5 +1,6 @@
 import { createRunlightClient } from '@runlight/client';
 import { RunlightProvider } from '@runlight/react';
+import { RunlightDevtools } from '@runlight/react-devtools';
 import { useState } from 'react';
 import { RunPanel } from './run-panel';
 import { ScenarioPicker } from './scenario-picker';
@@ -62,6 +63,8 @@ export function App() {
           )}
         </main>
       </div>
+      {/* Development only: `@runlight/react-devtools` renders nothing in a production build. */}
+      <RunlightDevtools key={`${runId}:${generation}`} client={client} recovers />
     </div>
   );
 }

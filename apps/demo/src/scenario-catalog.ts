@@ -30,6 +30,12 @@ export const SCENARIOS = [
     description: 'The model asks to delete files; the run waits for Approve or Deny.',
   },
   {
+    id: 'retry-compaction-approval',
+    label: 'Retry, compaction, approval',
+    description:
+      'Compaction summarises first, the model request fails and is retried, then a tool waits for Approve or Deny.',
+  },
+  {
     id: 'compaction',
     label: 'Compaction',
     description: 'Compaction before each step: not_needed first, then compacted.',

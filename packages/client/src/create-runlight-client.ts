@@ -4,6 +4,7 @@ import {
   type SnapshotLoad,
 } from './connection/fetch-snapshot';
 import type { RunHistoryContext } from './history/run-history';
+import { ClientInspection, registerInspection } from './inspect/client-inspection';
 import { type ApprovalAnswer, postApprovals, postRunControl } from './run-controls';
 import { RunStore } from './run-store';
 import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
@@ -143,14 +144,17 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
   const controls = { baseUrl, fetch, requestInit };
   const stores = new Map<string, RunStore>();
   const retryListeners = new Set<() => void>();
+  const inspection = new ClientInspection(stores, now);
   const run = (runId: string): RunStore => {
     let store = stores.get(runId);
     if (store === undefined) {
       store = new RunStore(runId, context);
       stores.set(runId, store);
+      inspection.added(store);
     }
     return store;
   };
+  registerInspection(run, inspection);
   return {
     run,
     requests: { baseUrl, fetch, requestInit },
@@ -159,8 +163,14 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       return () => retryListeners.delete(listener);
     },
     fetchSnapshot,
-    cancel: (runId) => postRunControl(controls, runId, 'cancel', {}),
-    answerApprovals: (runId, approvals) => postApprovals(controls, runId, approvals),
+    cancel: (runId) =>
+      inspection.track({ runId, kind: 'cancel' }, () =>
+        postRunControl(controls, runId, 'cancel', {}),
+      ),
+    answerApprovals: (runId, approvals) =>
+      inspection.track({ runId, kind: 'approvals', answers: approvals.length }, () =>
+        postApprovals(controls, runId, approvals),
+      ),
     setSnapshotLoader(loader) {
       const previous = context.loadSnapshot;
       context.loadSnapshot = loader;

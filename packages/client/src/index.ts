@@ -23,6 +23,8 @@ export {
   mergeLiveEvent,
   nextHistoryAfter,
 } from './history/run-history-state';
+export type { SentControlRequest } from './inspect/client-inspection';
+export { ClientInspection, inspectRunlightClient } from './inspect/client-inspection';
 export { applyEvent } from './merge/apply-event';
 export { HeldEvents } from './merge/held-events';
 export type { MergeSnapshotOptions } from './merge/merge-snapshot';
@@ -39,6 +41,14 @@ export { RunMultiplexer } from './multiplex/run-multiplexer';
 export type { ApprovalAnswer } from './run-controls';
 export { RunStore } from './run-store';
 export type { ReconnectOptions, StreamLimits } from './run-store-context';
+export type {
+  RunLogEntry,
+  RunLogEvent,
+  RunLogLimits,
+  RunLogSnapshot,
+  RunLogState,
+} from './run-store-log';
+export { RunLog } from './run-store-log';
 export type { Activity, ActivityKind } from './select/select-activity';
 export { selectActivity, selectLeaseExpiry } from './select/select-activity';
 export { selectElapsedMs } from './select/select-elapsed-ms';

@@ -5,6 +5,7 @@ import { RunlightClientError } from './errors/runlight-client-error';
 import { mergeSnapshot } from './merge/merge-snapshot';
 import { initialRunState, type RunState } from './merge/run-state';
 import type { RunStoreContext } from './run-store-context';
+import { RunLog, type RunLogLimits } from './run-store-log';
 
 export type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
 
@@ -31,6 +32,7 @@ export class RunStore {
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #loading: Promise<RunlightClientError | null> | null = null;
   readonly #connection: RunConnection;
+  #log: RunLog | null = null;
 
   constructor(runId: string, context: RunStoreContext) {
     this.runId = runId;
@@ -45,6 +47,7 @@ export class RunStore {
       load: (signal) => this.#load(signal),
       isLoading: () => this.#loading !== null,
       emitDurable: (event) => {
+        this.#log?.event(event);
         for (const listener of this.#durableListeners) listener(event);
       },
     });
@@ -80,6 +83,19 @@ export class RunStore {
     return () => {
       this.#durableListeners.delete(listener);
     };
+  }
+
+  /**
+   * The durable log of this run as the store receives it from now on (snapshots, durable
+   * events, a count of live deltas): what developer tools show and time-travel over. Recording
+   * starts with the first call (idempotent; `limits` apply then) and never opens the connection.
+   */
+  log(limits?: Partial<RunLogLimits>): RunLog {
+    this.#log ??= new RunLog(this.#state, {
+      now: this.#context.now,
+      ...(limits === undefined ? {} : { limits }),
+    });
+    return this.#log;
   }
 
   /** Opens the live connection (idempotent): snapshot first, then events from its cursor. */
@@ -119,6 +135,7 @@ export class RunStore {
       this.#fail(error);
       return false;
     }
+    this.#log?.snapshot(snapshot, options.clockOffsetMs ?? null);
     // The error stays until the connection is live again: a UI should get to see it.
     this.#commit(mergeSnapshot(this.#state, snapshot, options));
     return true;
@@ -158,6 +175,7 @@ export class RunStore {
 
   #commit(next: RunState): void {
     if (next === this.#state) return;
+    this.#log?.committed(this.#state, next);
     this.#state = next;
     if (this.#notifyScheduled) return;
     this.#notifyScheduled = true;

@@ -5,7 +5,8 @@
  * are shown apart), prints each page and the deltas, and writes `sizes.json`.
  *
  * Run by `pnpm test:packages` against the packed tarballs; there it fails when one RunStatus
- * (`run-status`) adds more than `BUDGET` over the React + TanStack Query page (`baseline`).
+ * (`run-status`) adds more than `BUDGET` over the React + TanStack Query page (`baseline`), and
+ * when `<RunlightDevtools />` adds more than `DEVTOOLS_OFF_BUDGET` (or any lazy chunk) to it.
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import { build } from 'vite';
 
 /** What one RunStatus may add to a React + TanStack Query page, gzip (issue 24). */
 const BUDGET = 25 * 1024;
+/** What `<RunlightDevtools />` may add to a production build, gzip: a component that renders nothing. */
+const DEVTOOLS_OFF_BUDGET = 128;
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const pages = (await readdir(join(here, 'pages'))).filter((file) => file.endsWith('.tsx')).sort();
@@ -72,6 +75,21 @@ console.log(
   `  RunStatus over React + TanStack Query: +${kb(delta('run-status', 'baseline'))} gzip\n` +
     `  useChat on Runlight (+ RunStatus) over useChat: +${kb(delta('use-chat-runlight', 'use-chat'))} gzip`,
 );
+console.log(
+  `  RunlightDevtools in production: +${delta('run-status-devtools', 'run-status')} B gzip, ` +
+    `${sizes['run-status-devtools'].lazy} B lazy; from /production: ` +
+    `+${kb(delta('run-status-devtools-production', 'run-status'))} gzip ` +
+    `(+${kb(sizes['run-status-devtools-production'].lazy)} gzip lazy)`,
+);
+// The devtools are off in a production build, and free of weight there (issue 40): what stays
+// is the import of a component that renders nothing, no chunk of the panel at all.
+const devtools = delta('run-status-devtools', 'run-status');
+if (devtools > DEVTOOLS_OFF_BUDGET || sizes['run-status-devtools'].lazy > 0) {
+  console.error(
+    `RunlightDevtools adds ${devtools} B gzip and ${sizes['run-status-devtools'].lazy} B of lazy chunks to a production build: over the ${DEVTOOLS_OFF_BUDGET} B budget`,
+  );
+  process.exit(1);
+}
 const added = delta('run-status', 'baseline');
 if (added > BUDGET) {
   console.error(

@@ -2,7 +2,12 @@
 // `exactOptionalPropertyTypes`, under `moduleResolution` NodeNext and Bundler.
 
 import { createServer } from 'node:http';
-import { createRunlightClient, type RunState, selectActivity } from '@runlight/client';
+import {
+  createRunlightClient,
+  inspectRunlightClient,
+  type RunState,
+  selectActivity,
+} from '@runlight/client';
 import { type AgentRun, RunSnapshotSchema } from '@runlight/protocol';
 import {
   OperationIndicator,
@@ -12,6 +17,8 @@ import {
   useRunActivity,
 } from '@runlight/react';
 import { prefetchRun, runQueryKey } from '@runlight/react/server';
+import { RunlightDevtools } from '@runlight/react-devtools';
+import { RunlightDevtools as ProductionDevtools } from '@runlight/react-devtools/production';
 import {
   createAgentRuntime,
   createAgentRuntimeStore,
@@ -76,7 +83,9 @@ export function App({ runId }: { runId: string }): ReactNode {
         </RunStatus>
         <OperationIndicator runId={runId} ref={indicator} unstyled />
         <Transcript runId={runId} />
+        <RunlightDevtools position="top-left" theme="dark" />
       </RunlightProvider>
+      <ProductionDevtools client={client} initialIsOpen recovers />
       <RunlightProvider baseUrl="/api" queryClient={queryClient}>
         <RunStatus runId={runId} />
       </RunlightProvider>
@@ -90,3 +99,9 @@ export async function prefetch(runId: string): Promise<readonly string[]> {
 }
 
 export const kind: string = selectActivity(client.run('run-1').getState()).kind;
+
+/** What the devtools read of a client: its stores and their durable logs. */
+export const logged: number =
+  inspectRunlightClient(client)
+    ?.stores()
+    .reduce((sum, store) => sum + store.log().getState().entries.length, 0) ?? 0;
