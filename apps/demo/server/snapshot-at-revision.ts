@@ -1,5 +1,6 @@
 import type { RunSnapshot } from '@runlight/protocol';
-import { type AgentRuntimeStore, evolveRun, RunNotFoundError } from '@runlight/runtime';
+import { type AgentRuntimeStore, RunNotFoundError } from '@runlight/runtime';
+import { evolveRun } from '@runlight/runtime/driver';
 // The runtime's own materialisation of the assistant message, not part of its API: the demo
 // reads it from source.
 import { materialiseAssistant } from '../../../packages/runtime/src/store/log/materialise-assistant';
