@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -54,8 +55,17 @@ const project = (
   },
 });
 
+/**
+ * Test files run side by side in this many workers. Vitest's default is one fewer than the
+ * cores — a single worker on a 2-core machine — but most of this suite waits (on timers,
+ * loopback servers, PostgreSQL, Redis, Chromium): on 2 cores one worker left the machine about
+ * half idle. `RUNLIGHT_TEST_WORKERS` overrides it.
+ */
+const WORKERS = Number(process.env.RUNLIGHT_TEST_WORKERS) || Math.max(3, availableParallelism());
+
 export default defineConfig({
   test: {
+    maxWorkers: WORKERS,
     projects: [
       project('protocol', './packages/protocol'),
       project('runtime', './packages/runtime', { setupFiles: [FAIL_ON_UNHANDLED] }),
