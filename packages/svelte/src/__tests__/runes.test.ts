@@ -1,4 +1,4 @@
-import type { Activity } from '@runlight/client';
+import { type Activity, createRunlightClient } from '@runlight/client';
 import {
   at,
   checkpointEvent,
@@ -12,6 +12,8 @@ import {
 } from '@runlight/test-utils';
 import { cleanup, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeRunServer } from '../../../react/src/__tests__/fake-run-server';
+import { createRunlightContext } from '../context/runlight-context.svelte.js';
 import { RunlightProviderMissingError } from '../index.js';
 import Probe from './fixtures/Probe.svelte';
 import { harness, settle, useFakeClock } from './harness.js';
@@ -86,6 +88,33 @@ describe('the runes', () => {
     ]);
     // The transcript saw the stream; the activity did not change with it.
     expect(texts.length).toBeGreaterThan(20);
+  });
+
+  it('a changed run id follows the new run and releases the old one', async () => {
+    useFakeClock(at(10));
+    const first = fakeRunServer({
+      json: snapshot(3, { lastOperation: modelRequestOperation('started') }),
+    });
+    const second = fakeRunServer({
+      json: snapshot(4, { id: 'run-2', lastOperation: modelRequestOperation('first-output') }),
+    });
+    const client = createRunlightClient({
+      baseUrl: 'http://runlight.test/api',
+      fetch: (input, init) =>
+        (String(input).includes('/runs/run-2') ? second : first).fetch(input, init),
+    });
+    const view = render(Probe, {
+      props: { runId: RUN_ID },
+      context: createRunlightContext(client),
+    });
+    await settle();
+    expect(screen.getByTestId('probe').dataset.kind).toBe('waiting-for-model');
+    expect(first.openStreams()).toBe(1);
+    await view.rerender({ runId: 'run-2' });
+    await settle();
+    expect(screen.getByTestId('probe').dataset.kind).toBe('streaming');
+    expect(first.openStreams()).toBe(0);
+    expect(second.openStreams()).toBe(1);
   });
 
   it('outside a Runlight context a rune throws RunlightProviderMissingError naming itself', () => {

@@ -63,6 +63,11 @@ export function createRunlightContext(
   return new Map([[KEY, contextValue(client, options)]]);
 }
 
+/** The nearest Runlight context, or `undefined` without one (during initialisation). */
+export function findRunlightContext(): RunlightContextValue | undefined {
+  return hasContext(KEY) ? getContext<RunlightContextValue>(KEY) : undefined;
+}
+
 /**
  * The nearest Runlight context; throws `RunlightProviderMissingError` naming `hook` without one.
  * Call it during a component's initialisation.
@@ -71,7 +76,7 @@ export function createRunlightContext(
  * const { client } = getRunlightContext('MyRunWidget');
  */
 export function getRunlightContext(hook = 'getRunlightContext'): RunlightContextValue {
-  const value = hasContext(KEY) ? getContext<RunlightContextValue>(KEY) : undefined;
+  const value = findRunlightContext();
   if (value === undefined) throw new RunlightProviderMissingError(hook);
   return value;
 }

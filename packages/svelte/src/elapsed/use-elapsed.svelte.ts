@@ -1,5 +1,6 @@
 import { elapsedResolutionMs, selectElapsedMs } from '@runlight/client';
-import { getRunlightContext } from '../context/runlight-context.svelte.js';
+import { RunlightProviderMissingError } from '../context/provider-missing-error.js';
+import { findRunlightContext } from '../context/runlight-context.svelte.js';
 import { type MaybeGetter, read } from '../runes/maybe-getter.js';
 import type { Current } from '../runes/run-store-of.js';
 import { elapsedClock } from './elapsed-clock.js';
@@ -42,8 +43,10 @@ export function useElapsed(
   options: MaybeGetter<UseElapsedOptions> = {},
 ): Current<number | null> {
   const mounted = mountedFlag();
-  const needsContext = read(options).runId !== undefined;
-  const client = needsContext ? getRunlightContext('useElapsed').client : null;
+  const context = findRunlightContext();
+  if (read(options).runId !== undefined && context === undefined) {
+    throw new RunlightProviderMissingError('useElapsed');
+  }
   return {
     get current() {
       const from = read(since);
@@ -53,9 +56,9 @@ export function useElapsed(
       if (!mounted.value) return null;
       const offset =
         clockOffsetMs ??
-        (runId === undefined || client === null
+        (runId === undefined || context === undefined
           ? null
-          : client.run(runId).getState().clockOffsetMs);
+          : context.client.run(runId).getState().clockOffsetMs);
       const ms = selectElapsedMs(from, { clockOffsetMs: offset }, elapsedClock.now());
       const step = elapsedResolutionMs(ms);
       return Math.floor(ms / step) * step;
