@@ -3,10 +3,11 @@
  * step's time. Two stages:
  *
  * 1. typecheck, lint and the one build of every published package (tsdown), side by side;
- * 2. on that build: the unit tests (Vitest), the small deployment soak, the package checks
- *    (tarballs in apps outside the workspace, fresh scaffolds), the Next.js example and the
- *    shadcn registry app, side by side. Most of their time is spent waiting (on timers,
- *    Chromium, npm, child processes), so running them together fills the cores.
+ * 2. on that build, in three lanes side by side: the unit tests (Vitest, several workers); the
+ *    small deployment soak; and, one after another, the package checks (tarballs in apps
+ *    outside the workspace, fresh scaffolds), the Next.js example and the shadcn registry app.
+ *    Most of their time is spent waiting (on timers, Chromium, npm, child processes), so
+ *    running the lanes together fills the cores.
  *
  * A stage starts only when the one before passed. Each step's output is kept whole and printed
  * as one block when the step ends (never interleaved); a failed step is named again at the end
@@ -26,18 +27,22 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 interface Step {
   readonly name: string;
   readonly stage: 1 | 2;
+  /** Steps of one lane run one after another; lanes run side by side. */
+  readonly lane: string;
   readonly command: readonly string[];
 }
 
 const STEPS: readonly Step[] = [
-  { name: 'typecheck', stage: 1, command: ['pnpm', 'typecheck'] },
-  { name: 'lint', stage: 1, command: ['pnpm', 'lint'] },
-  { name: 'build', stage: 1, command: ['pnpm', 'build'] },
-  { name: 'unit', stage: 2, command: ['pnpm', 'test:unit'] },
-  { name: 'soak', stage: 2, command: ['pnpm', 'test:soak'] },
-  { name: 'packages', stage: 2, command: ['pnpm', 'test:packages', '--skip-build'] },
-  { name: 'next', stage: 2, command: ['pnpm', 'test:next'] },
-  { name: 'registry', stage: 2, command: ['pnpm', 'test:registry', '--skip-build'] },
+  { name: 'typecheck', stage: 1, lane: 'types', command: ['pnpm', 'typecheck'] },
+  { name: 'lint', stage: 1, lane: 'lint', command: ['pnpm', 'lint'] },
+  { name: 'build', stage: 1, lane: 'build', command: ['pnpm', 'build'] },
+  { name: 'unit', stage: 2, lane: 'unit', command: ['pnpm', 'test:unit'] },
+  { name: 'soak', stage: 2, lane: 'soak', command: ['pnpm', 'test:soak'] },
+  // The three that build apps (npm installs, `next build`, Vite) take turns: side by side they
+  // would load two cores enough to stretch the unit tests' loopback timings.
+  { name: 'packages', stage: 2, lane: 'apps', command: ['pnpm', 'test:packages', '--skip-build'] },
+  { name: 'next', stage: 2, lane: 'apps', command: ['pnpm', 'test:next'] },
+  { name: 'registry', stage: 2, lane: 'apps', command: ['pnpm', 'test:registry', '--skip-build'] },
 ];
 
 interface Outcome {
@@ -106,7 +111,18 @@ const startedAll = performance.now();
 const outcomes: Outcome[] = [];
 for (const stage of [1, 2] as const) {
   const steps = chosen.filter((step) => step.stage === stage);
-  outcomes.push(...(await Promise.all(steps.map(run))));
+  const lanes = new Map<string, Step[]>();
+  for (const step of steps) lanes.set(step.lane, [...(lanes.get(step.lane) ?? []), step]);
+  const runLane = async (lane: Step[]) => {
+    const done: Outcome[] = [];
+    for (const step of lane) {
+      const outcome = await run(step);
+      done.push(outcome);
+      if (!outcome.ok) break;
+    }
+    return done;
+  };
+  outcomes.push(...(await Promise.all([...lanes.values()].map(runLane))).flat());
   if (outcomes.some((outcome) => !outcome.ok)) break;
 }
 const wall = (performance.now() - startedAll) / 1000;

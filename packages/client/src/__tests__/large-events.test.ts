@@ -35,8 +35,15 @@ async function serve(maxEventBytes: number) {
     createRunRouter({ handlers, multiplex, basePath: '/api', authorize: 'public' }),
   );
   const requests = { events: 0, refs: 0, snapshots: 0, cursors: [] as string[] };
+  // The tool returns only once a client's event stream is open: the large event then comes after
+  // the client's snapshot, on the stream, however slowly a loaded machine lets the client start.
+  let streamOpened: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    streamOpened = resolve;
+  });
   const { origin } = await servers.listen((request, response) => {
     const path = request.url?.split('?')[0] ?? '';
+    if (/\/(events|run-events)$/.test(path)) streamOpened();
     if (/\/runs\/[^/]+\/events$/.test(path)) {
       requests.events++;
       requests.cursors.push(String(request.headers['last-event-id'] ?? ''));
@@ -53,7 +60,15 @@ async function serve(maxEventBytes: number) {
         { text: 'Read it all.' },
       ]),
       messages: [{ role: 'user', content: 'Dump it' }],
-      tools: { dump: tool({ inputSchema: z.object({}), execute: async () => ({ big }) }) },
+      tools: {
+        dump: tool({
+          inputSchema: z.object({}),
+          execute: async () => {
+            await opened;
+            return { big };
+          },
+        }),
+      },
       stopWhen: isStepCount(3),
     });
   return { store, baseUrl: `${origin}/api`, requests, start, big };
