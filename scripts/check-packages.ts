@@ -8,7 +8,7 @@
  * plain Node ESM, TypeScript (NodeNext and Bundler, strict + exactOptionalPropertyTypes), a
  * Vite build, the gzip weight of a RunStatus page and a useChat page (`consumers/bundle-size`),
  * and a Next.js App Router `next build` + `next start` answering a page, a snapshot and an SSE
- * stream.
+ * stream; the `runlight` bin (`check-cli.ts`: `npx runlight --help`, a tail to a run's end).
  *
  * The TypeScript check also compiles every snippet of the READMEs (`scripts/snippets.ts`).
  *
@@ -21,7 +21,7 @@
  * scaffolders make (`scaffold-apps.ts`, `scaffold-checks.ts`; kept in `$RUNLIGHT_SCAFFOLD_DIR`,
  * default `<tmpdir>/runlight-scaffold-<hash>`): built for production and driven in Chromium.
  *
- * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,svelte,next,scaffolds`
+ * `--skip-build` reuses `dist/`; `--only=install,cli,node,typescript,vite,bundle,svelte,next,scaffolds`
  * picks checks, `--scaffolds=vite,next` the scaffolds.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -31,6 +31,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkCli } from './check-cli';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
 import { checkSvelteConsumer } from './check-svelte-consumer';
@@ -305,6 +306,11 @@ await step('engines: what each package installs accepts the Node it declares', a
 if (wants('install')) {
   await step(`README install lines, literally, with npm on Node ${process.versions.node}`, () =>
     checkInstallLines(ROOT, SCRATCH, tarballs, PUBLISHED),
+  );
+}
+if (wants('install') || wants('cli')) {
+  await step('the runlight bin from the installed tarball: npx runlight --help, tail a run', () =>
+    checkCli(SCRATCH, '0.1.0'),
   );
 }
 if (wants('node')) {

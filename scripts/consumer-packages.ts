@@ -11,6 +11,7 @@ export const PUBLISHED = [
   'bus-redis',
   'ai-sdk',
   'svelte',
+  'cli',
 ] as const;
 
 /** What a new app installs beside Runlight: the peers (newest in range) and its tools. */

@@ -1,3 +1,4 @@
+import { main } from '@runlight/cli';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NextServer, startNextServer } from './next-server';
@@ -33,6 +34,16 @@ function watchConsole(page: Page): string[] {
     if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
   });
   return problems;
+}
+
+/** `runlight` (@runlight/cli) on the example's run routes, as from a terminal. */
+async function runlight(args: string[]): Promise<{ code: number; lines: string[] }> {
+  let stdout = '';
+  const write = (text: string) => {
+    stdout += text;
+  };
+  const code = await main(args, { stdout: { write }, stderr: { write }, env: {} });
+  return { code, lines: stdout.split('\n').filter((line) => line !== '') };
 }
 
 const assistantText = (page: Page) =>
@@ -78,6 +89,15 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     const before = await assistantText(page);
     const runId = await page.locator('.chat-run-id code').textContent();
     expect(before.join(' ')).toContain('Done: the 42 files under build/ are deleted.');
+    // The same run from a terminal, through the example's routes: ended, completed (exit 0).
+    const tail = await runlight(['tail', `${server.url}/api`, runId!]);
+    expect(tail.code).toBe(0);
+    expect(tail.lines.at(-1)).toMatch(/ {2}Completed$/);
+    const history = await runlight(['history', `${server.url}/api`, runId!]);
+    expect(history.code).toBe(0);
+    expect(history.lines.filter((line) => line.startsWith('Model request')).length).toBeGreaterThan(
+      1,
+    );
 
     // Reload with history: the server's HTML and the first browser render agree.
     await page.reload();
@@ -145,6 +165,10 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     const stoppedAnswer = page.locator('.chat-message[data-role="assistant"][data-stopped]');
     await stoppedAnswer.last().waitFor({ timeout: 15_000 });
     expect(await stoppedAnswer.last().locator('.chat-stopped-mark').textContent()).toBe('Stopped');
+    // From a terminal: the run was cancelled, exit 2.
+    const tail = await runlight(['tail', `${server.url}/api`, runId!]);
+    expect(tail.code).toBe(2);
+    expect(tail.lines.at(-1)).toMatch(/ {2}Cancelled$/);
     await page.reload();
     await page.locator('[data-chat="ready"]').waitFor();
     await stoppedAnswer.last().waitFor({ timeout: 15_000 });

@@ -5,4 +5,3 @@ export { EXIT_CODES, exitCodeOfRun } from './exit-codes';
 export { main, USAGE } from './main';
 export type { CliIo, CliStream } from './output/io';
 export type { AwaitedApproval, TailRecord } from './tail/tail-records';
-export { VERSION } from './version';

@@ -4,7 +4,7 @@ import { historyCommand } from './history/history-command';
 import type { CliIo } from './output/io';
 import { runsCommand } from './runs/runs-command';
 import { tailCommand } from './tail/tail-command';
-import { VERSION } from './version';
+import { cliVersion } from './version';
 
 export const USAGE = `Usage: runlight <command> <baseUrl> <runId…> [options]
 
@@ -66,7 +66,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   if (parsed.kind === 'version') {
-    io.stdout.write(`${VERSION}\n`);
+    io.stdout.write(`${cliVersion()}\n`);
     return 0;
   }
   return COMMANDS[parsed.options.command](parsed.options, io);

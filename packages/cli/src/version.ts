@@ -1,2 +1,11 @@
-/** The package version, printed by `runlight --version` (kept equal to package.json by a test). */
-export const VERSION = '0.1.0';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The installed package's version, for `runlight --version`: read from its `package.json` one
+ * folder up — from `src/` in the workspace, from `dist/` as published — so a release bump
+ * needs no second place to change.
+ */
+export function cliVersion(): string {
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import * as busRedis from '@runlight/bus-redis';
+import * as cli from '@runlight/cli';
 import * as client from '@runlight/client';
 import * as protocol from '@runlight/protocol';
 import * as reactServer from '@runlight/react/server';
@@ -27,6 +28,7 @@ for (const [name, module, names] of [
   ['@runlight/store-postgres', storePostgres, ['createPostgresDriver', 'migrate']],
   ['@runlight/bus-redis', busRedis, ['createRedisEventBus', 'RedisBusTimeoutError']],
   ['@runlight/react/server', reactServer, ['prefetchRun', 'runQueryKey', 'runQueryOptions']],
+  ['@runlight/cli', cli, ['main', 'EXIT_CODES', 'parseCommandLine']],
 ]) {
   for (const exported of names) assert.ok(exported in module, `${name} exports ${exported}`);
 }

@@ -104,14 +104,14 @@ describe('runlight tail: how the run ended is the exit code', () => {
     const server = await serve();
     const handle = server.runtime.startRun({
       runId: 'run-join',
-      model: scriptedModel([{ firstTokenMs: 1_200, tokenMs: 20, text: 'Late but here.' }]),
+      model: scriptedModel([{ firstTokenMs: 2_500, tokenMs: 20, text: 'Late but here.' }]),
       messages: user('Hi'),
     });
     await handle.created;
     const throughout = runCli(['tail', server.baseUrl, 'run-join']);
     await waitFor(() => expect(throughout.stdout()).toContain('Waiting for the model'));
     // Later, as a reload would: a new process, a new connection, mid-phase.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const joined = runCli(['tail', server.baseUrl, 'run-join']);
     expect(await throughout.exit).toBe(0);
     expect(await joined.exit).toBe(0);

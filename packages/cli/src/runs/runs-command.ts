@@ -3,11 +3,11 @@ import type { CommandOptions } from '../args';
 import { EXIT_CODES } from '../exit-codes';
 import { clientOptions } from '../output/client-options';
 import type { CliIo } from '../output/io';
-import { renderTailLine } from '../output/render-tail';
 import { activityColour, styleFor } from '../output/style';
 import { unreadable, unreadableText } from '../output/unreadable';
 import { followRun } from '../tail/follow-run';
 import { PhaseTracker } from '../tail/phase-tracker';
+import { renderTailLine } from '../tail/render-tail';
 import type { TailRecord } from '../tail/tail-records';
 import { type RunRow, renderTable, runRow } from './run-row';
 

@@ -10,11 +10,11 @@ import { EXIT_CODES, exitCodeOfRun } from '../exit-codes';
 import { clientOptions } from '../output/client-options';
 import type { CliIo } from '../output/io';
 import { LineWriter } from '../output/line-writer';
-import { renderTailLine } from '../output/render-tail';
 import { activityColour, styleFor } from '../output/style';
 import { unreadable, unreadableText } from '../output/unreadable';
 import { followRun } from './follow-run';
 import { PhaseTracker, secondsUntil } from './phase-tracker';
+import { renderTailLine } from './render-tail';
 import type { TailRecord } from './tail-records';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);

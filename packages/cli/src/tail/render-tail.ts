@@ -1,6 +1,6 @@
 import { formatElapsed } from '@runlight/client';
-import type { TailRecord } from '../tail/tail-records';
-import { activityColour, type Style } from './style';
+import { activityColour, type Style } from '../output/style';
+import type { TailRecord } from './tail-records';
 
 /** Width of an ISO timestamp (`2026-01-02T03:04:05.678Z`): the column of a missing one. */
 const AT_WIDTH = 24;
