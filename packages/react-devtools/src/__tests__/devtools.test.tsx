@@ -3,8 +3,8 @@ import { act, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRunServer } from '../../../react/src/__tests__/fake-run-server';
 import { RunlightDevtools as DevelopmentOnly } from '../index';
-import { runAsJson } from '../panel/run-as-json';
 import { RunlightDevtools } from '../production';
+import { runAsJson } from '../run/run-as-json';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const running = {
@@ -45,7 +45,7 @@ const shadowOf = (container: HTMLElement) =>
   container.querySelector('[data-runlight-devtools]')?.shadowRoot ?? null;
 
 // The panel is a lazy chunk: transformed once here, not within a `waitFor`'s second.
-beforeAll(() => import('../panel/runlight-devtools-panel'));
+beforeAll(() => import('../shell/runlight-devtools-panel'));
 
 afterEach(() => {
   document.body.innerHTML = '';
