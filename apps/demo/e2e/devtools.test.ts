@@ -16,9 +16,7 @@ import { launchChromium, PlaygroundPage } from './playground-page';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.screenshots/', import.meta.url));
 /** `RUNLIGHT_README_SCREENSHOT=1` also refreshes the devtools README's picture. */
-const README_SCREENSHOT = fileURLToPath(
-  new URL('../../../docs/devtools.png', import.meta.url),
-);
+const README_SCREENSHOT = fileURLToPath(new URL('../../../docs/devtools.png', import.meta.url));
 
 let server: DemoServer;
 let browser: Browser;
