@@ -2,9 +2,9 @@
 
 import type { ComponentType } from 'react';
 import { LazyRunlightDevtools } from './lazy-devtools';
-import type { RunlightDevtoolsProps } from './panel/devtools-props';
+import type { RunlightDevtoolsProps } from './shell/devtools-props';
 
-export type { DevtoolsPosition, RunlightDevtoolsProps } from './panel/devtools-props';
+export type { DevtoolsPosition, RunlightDevtoolsProps } from './shell/devtools-props';
 
 declare const process: { env: { NODE_ENV?: string } };
 

@@ -1,10 +1,10 @@
 import { type ComponentType, createElement, lazy, Suspense } from 'react';
-import type { RunlightDevtoolsProps } from './panel/devtools-props';
-import { useDevtoolsClient } from './panel/use-devtools-client';
+import type { RunlightDevtoolsProps } from './shell/devtools-props';
+import { useDevtoolsClient } from './shell/use-devtools-client';
 
 /** The panel's own chunk, fetched the first time the devtools render. */
 const Panel: ComponentType<RunlightDevtoolsProps> = /* @__PURE__ */ lazy(() =>
-  import('./panel/runlight-devtools-panel').then((module) => ({
+  import('./shell/runlight-devtools-panel').then((module) => ({
     default: module.RunlightDevtoolsPanel,
   })),
 );

@@ -1,4 +1,4 @@
 'use client';
 
 export { LazyRunlightDevtools as RunlightDevtools } from './lazy-devtools';
-export type { DevtoolsPosition, RunlightDevtoolsProps } from './panel/devtools-props';
+export type { DevtoolsPosition, RunlightDevtoolsProps } from './shell/devtools-props';

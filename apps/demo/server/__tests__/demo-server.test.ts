@@ -229,4 +229,22 @@ describe('every scenario ends as it says, on a store that answers on later ticks
     await post(`/api/demo/runs/${runId}/cancel`, '{}');
     await until(runId, ended);
   });
+
+  it('serves the snapshot at a revision, folded from the log: at the end it is the served snapshot', async () => {
+    const runId = await start('quick-answer');
+    const final = await until(runId, ended);
+    const { serverTime: _serverTime, ...served } = final as RunSnapshot & { serverTime?: string };
+    const atEnd = await fetch(`${base}/api/demo/runs/${runId}/revisions/${final.revision}`);
+    expect(atEnd.status).toBe(200);
+    expect(await atEnd.json()).toEqual(served);
+    const first = (await (
+      await fetch(`${base}/api/demo/runs/${runId}/revisions/1`)
+    ).json()) as RunSnapshot;
+    expect(first).toMatchObject({ revision: 1, assistant: null, run: { status: 'queued' } });
+    expect(
+      (await fetch(`${base}/api/demo/runs/${runId}/revisions/${final.revision + 1}`)).status,
+    ).toBe(404);
+    expect((await fetch(`${base}/api/demo/runs/${runId}/revisions/0`)).status).toBe(400);
+    expect((await fetch(`${base}/api/demo/runs/${runId}/revisions/x`)).status).toBe(400);
+  });
 });

@@ -3,8 +3,8 @@ import { act, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRunServer } from '../../../react/src/__tests__/fake-run-server';
 import { RunlightDevtools as DevelopmentOnly } from '../index';
-import { runAsJson } from '../panel/run-as-json';
 import { RunlightDevtools } from '../production';
+import { runAsJson } from '../run/run-as-json';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const running = {
@@ -45,20 +45,22 @@ const shadowOf = (container: HTMLElement) =>
   container.querySelector('[data-runlight-devtools]')?.shadowRoot ?? null;
 
 // The panel is a lazy chunk: transformed once here, not within a `waitFor`'s second.
-beforeAll(() => import('../panel/runlight-devtools-panel'));
+beforeAll(() => import('../shell/runlight-devtools-panel'));
 
 afterEach(() => {
   document.body.innerHTML = '';
 });
 
 describe('RunlightDevtools', () => {
-  it('renders nothing and records nothing outside development (the default entry)', () => {
+  it('renders nothing and records nothing outside development (the default entry)', async () => {
     const { client } = setup();
     const { container } = render(<DevelopmentOnly client={client} />);
     expect(container.innerHTML).toBe('');
-    client.run('run-1');
-    // No log is kept: recording starts only with the devtools.
-    expect(inspectRunlightClient(client)?.stores()[0]?.log().getState().entries).toEqual([]);
+    const store = client.run('run-1');
+    await store.reload();
+    // Had the devtools started recording, the snapshot just merged would be in the log.
+    expect(store.log().getState().entries).toEqual([]);
+    expect(store.log().getState().base.revision).toBe(3);
   });
 
   it('opens with its button (focus to the heading), lists the runs, shows the facts and closes with Escape', async () => {

@@ -1,10 +1,10 @@
 import type { ClientInspection, RunStore } from '@runlight/client';
 import { selectActivity } from '@runlight/client';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { RunDetails } from '../run/run-details';
+import { activityText } from '../run/run-facts';
+import { usePolled } from '../run/use-polled';
 import type { DevtoolsPosition } from './devtools-props';
-import { RunDetails } from './run-details';
-import { activityText } from './run-facts';
-import { usePolled } from './use-polled';
 
 export interface DevtoolsWindowProps {
   id: string;
