@@ -61,6 +61,7 @@ export default defineConfig({
       project('runtime', './packages/runtime', { setupFiles: [FAIL_ON_UNHANDLED] }),
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
+      project('vue', './packages/vue', { environment: 'jsdom' }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
       project('store-postgres', './packages/store-postgres', {
         testTimeout: 120_000,
