@@ -62,6 +62,10 @@ export default defineConfig({
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
       project('vue', './packages/vue', { environment: 'jsdom' }),
+      project('vue-status', './examples/vue-status', {
+        include: ['e2e/**/*.test.ts'],
+        testTimeout: 120_000,
+      }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
       project('store-postgres', './packages/store-postgres', {
         testTimeout: 120_000,
