@@ -21,7 +21,7 @@
  * scaffolders make (`scaffold-apps.ts`, `scaffold-checks.ts`; kept in `$RUNLIGHT_SCAFFOLD_DIR`,
  * default `<tmpdir>/runlight-scaffold-<hash>`): built for production and driven in Chromium.
  *
- * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,next,scaffolds`
+ * `--skip-build` reuses `dist/`; `--only=install,node,typescript,vite,bundle,vue,next,scaffolds`
  * picks checks, `--scaffolds=vite,next` the scaffolds.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
+import { checkVueConsumer } from './check-vue-consumer';
 import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
 import { type ScaffoldKind, scaffoldApp } from './scaffold-apps';
 import { checkNextScaffold, checkViteScaffold, launchChromium } from './scaffold-checks';
@@ -340,6 +341,7 @@ if (wants('bundle')) {
     process.stdout.write(stdout);
   });
 }
+if (wants('vue')) await checkVueConsumer(ROOT, SCRATCH, tarballs);
 if (wants('next')) {
   const cwd = await step('Next.js 16 App Router: next build', async () => {
     const cwd = await copyTemplate('next');

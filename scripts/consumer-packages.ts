@@ -9,6 +9,7 @@ export const PUBLISHED = [
   'store-postgres',
   'bus-redis',
   'ai-sdk',
+  'vue',
 ] as const;
 
 /** What a new app installs beside Runlight: the peers (newest in range) and its tools. */
