@@ -72,6 +72,11 @@ export default defineConfig({
       project('client', './packages/client'),
       project('react', './packages/react', { environment: 'jsdom' }),
       project('react-devtools', './packages/react-devtools', { environment: 'jsdom' }),
+      project('vue', './packages/vue', { environment: 'jsdom' }),
+      project('vue-status', './examples/vue-status', {
+        include: ['e2e/**/*.test.ts'],
+        testTimeout: 120_000,
+      }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
       // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
       './packages/svelte/vitest.config.ts',

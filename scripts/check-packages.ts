@@ -21,7 +21,7 @@
  * scaffolders make (`scaffold-apps.ts`, `scaffold-checks.ts`; kept in `$RUNLIGHT_SCAFFOLD_DIR`,
  * default `<tmpdir>/runlight-scaffold-<hash>`): built for production and driven in Chromium.
  *
- * `--skip-build` reuses `dist/`; `--only=install,cli,node,typescript,vite,bundle,svelte,next,scaffolds`
+ * `--skip-build` reuses `dist/`; `--only=install,cli,node,typescript,vite,bundle,vue,svelte,next,scaffolds`
  * picks checks, `--scaffolds=vite,next` the scaffolds.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -35,6 +35,7 @@ import { checkCli } from './check-cli';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
 import { checkSvelteConsumer } from './check-svelte-consumer';
+import { checkVueConsumer } from './check-vue-consumer';
 import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
 import { type ScaffoldKind, scaffoldApp } from './scaffold-apps';
 import { checkNextScaffold, checkViteScaffold, launchChromium } from './scaffold-checks';
@@ -348,6 +349,7 @@ if (wants('bundle')) {
   });
 }
 if (wants('svelte')) await checkSvelteConsumer(ROOT, tarballs);
+if (wants('vue')) await checkVueConsumer(ROOT, SCRATCH, tarballs);
 if (wants('next')) {
   const cwd = await step('Next.js 16 App Router: next build', async () => {
     const cwd = await copyTemplate('next');

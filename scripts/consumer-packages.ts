@@ -12,6 +12,7 @@ export const PUBLISHED = [
   'ai-sdk',
   'svelte',
   'cli',
+  'vue',
 ] as const;
 
 /** What a new app installs beside Runlight: the peers (newest in range) and its tools. */

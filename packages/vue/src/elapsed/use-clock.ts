@@ -1,0 +1,26 @@
+import { type MaybeRefOrGetter, onMounted, type Ref, shallowRef, toValue, watch } from 'vue';
+import { elapsedClock } from './elapsed-clock';
+
+/**
+ * The wall clock as a ref, ticking (on the shared clock) while `ticking` is true and the
+ * component is mounted; `null` before mount — on the server and while hydrating — where the
+ * server's and the browser's clocks would disagree.
+ */
+export function useClock(ticking: MaybeRefOrGetter<boolean>): Readonly<Ref<number | null>> {
+  const now = shallowRef<number | null>(null);
+  const mounted = shallowRef(false);
+  onMounted(() => {
+    mounted.value = true;
+  });
+  watch([mounted, () => toValue(ticking)], ([isMounted, isTicking], _previous, onCleanup) => {
+    if (!isMounted) return;
+    now.value = Date.now();
+    if (!isTicking) return;
+    onCleanup(
+      elapsedClock.subscribe((at) => {
+        now.value = at;
+      }),
+    );
+  });
+  return now;
+}

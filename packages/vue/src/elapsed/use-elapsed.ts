@@ -1,0 +1,72 @@
+import { elapsedResolutionMs, selectElapsedMs } from '@runlight/client';
+import { type ComputedRef, computed, type MaybeRefOrGetter, toValue } from 'vue';
+import { useStoreSelection } from '../composables/use-store-selection';
+import { useClock } from './use-clock';
+
+export interface UseElapsedOptions {
+  /** When the time stopped (a finished run's terminal commit): a fixed time, no ticking. */
+  until?: MaybeRefOrGetter<string | null | undefined>;
+  /** The server clock's offset (the run state's `clockOffsetMs`). */
+  clockOffsetMs?: MaybeRefOrGetter<number | null | undefined>;
+  /** Read the clock offset from this run's state instead (needs the plugin). */
+  runId?: MaybeRefOrGetter<string>;
+}
+
+/**
+ * Ms since a server timestamp on the server's clock as the browser estimates it; ticks while
+ * mounted (one shared interval), never negative, and changes only when `formatElapsed` would
+ * show a new value. `null` on the server and while hydrating (a finished run's fixed time is
+ * shown everywhere).
+ *
+ * @example
+ * const status = useRunStatus(runId);
+ * const ms = useElapsed(() => status.value.since, { until: () => status.value.until });
+ */
+export function useElapsed(
+  since: MaybeRefOrGetter<string | null | undefined>,
+  options: UseElapsedOptions = {},
+): ComputedRef<number | null> {
+  const runOffset =
+    options.runId === undefined
+      ? null
+      : useStoreSelection('useElapsed', options.runId, (state) => state.clockOffsetMs);
+  const ticking = () => toValue(since) != null && toValue(options.until) == null;
+  const now = useClock(ticking);
+  return computed(() => {
+    const from = toValue(since);
+    const until = toValue(options.until);
+    if (from == null) return null;
+    if (until != null) return Math.max(0, finite(Date.parse(until) - Date.parse(from)));
+    if (now.value === null) return null;
+    const clockOffsetMs = toValue(options.clockOffsetMs) ?? runOffset?.value ?? null;
+    const ms = selectElapsedMs(from, { clockOffsetMs }, now.value);
+    const step = elapsedResolutionMs(ms);
+    return Math.floor(ms / step) * step;
+  });
+}
+
+/**
+ * Whole seconds left until a server timestamp (a retried model request's `retryAt`), never
+ * below 0; `null` on the server and while hydrating.
+ *
+ * @example
+ * const seconds = useCountdown(() => status.value.retry?.at, { clockOffsetMs: () => status.value.clockOffsetMs });
+ */
+export function useCountdown(
+  until: MaybeRefOrGetter<string | null | undefined>,
+  options: { clockOffsetMs?: MaybeRefOrGetter<number | null | undefined> } = {},
+): ComputedRef<number | null> {
+  const now = useClock(() => toValue(until) != null);
+  return computed(() => {
+    const at = toValue(until);
+    if (at == null || now.value === null) return null;
+    const target = Date.parse(at);
+    if (Number.isNaN(target)) return null;
+    const left = target - (now.value + (toValue(options.clockOffsetMs) ?? 0));
+    return Math.max(0, Math.ceil(left / 1000));
+  });
+}
+
+function finite(value: number): number {
+  return Number.isFinite(value) ? value : 0;
+}
