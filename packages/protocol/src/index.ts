@@ -79,6 +79,7 @@ export {
   TERMINAL_OPERATION_PHASES,
 } from './run-operation';
 export type { RunOperationsPage } from './run-operations-page';
+export { isRunDeltaShape, runDeltaShapeError } from './run-delta-shape';
 export { RunOperationsPageSchema } from './run-operations-page';
 export type { PublicRunSnapshot, RunSnapshot } from './run-snapshot';
 export {
