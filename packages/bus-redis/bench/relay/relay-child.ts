@@ -36,6 +36,8 @@ export type ToRelayChild =
   | { type: 'publish'; runIds: string[]; rate: number; durationMs: number }
   | { type: 'follow'; runIds: string[]; clients: number }
   | { type: 'unfollow' }
+  /** These runs ended (as a terminal status would tell): the gateway drops their buffers. */
+  | { type: 'ended'; runIds: string[] }
   | { type: 'measure' }
   | { type: 'count' }
   | { type: 'report' }
@@ -107,6 +109,7 @@ interface Side {
   port: number;
   follow(runIds: string[], clients: number): Promise<void>;
   unfollow(): void;
+  ended?(runIds: string[]): void;
   publish?(runIds: string[], rate: number, durationMs: number): Promise<Published>;
   close(): Promise<void>;
 }
@@ -149,6 +152,7 @@ async function runnerSide(): Promise<Side> {
       }
       const elapsedMs = performance.now() - started;
       await bus.flushed?.();
+      for (const runId of runIds) bus.endRun(runId); // its buffers go (the runs are done)
       return { type: 'published', published, elapsedMs };
     },
     close: () => bus.close(),
@@ -178,6 +182,9 @@ async function gatewaySide(): Promise<Side> {
     unfollow() {
       for (const unsubscribe of unsubscribes) unsubscribe();
       unsubscribes = [];
+    },
+    ended(runIds) {
+      for (const runId of runIds) bus.endRun(runId);
     },
     async close() {
       server.closeAllConnections();
@@ -230,6 +237,9 @@ process.on('message', async (message: ToRelayChild) => {
     case 'unfollow':
       side.unfollow();
       send({ type: 'unfollowed' });
+      break;
+    case 'ended':
+      side.ended?.(message.runIds);
       break;
     case 'measure':
       received = 0;

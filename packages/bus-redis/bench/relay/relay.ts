@@ -149,6 +149,9 @@ async function turn(fleet: Fleet, side: 'gateway' | 'bare', rate: number, client
   };
   watchers.close();
   await relay.ask({ type: 'unfollow' }, 'unfollowed');
+  // The runs end (a terminal status would say so): the PostgreSQL bus, which hears every run of
+  // the deployment, drops their live deltas in the gateway (whichever side relayed them).
+  fleet.gateway.process.send({ type: 'ended', runIds } satisfies ToRelayChild);
   return { result, publishedPerSecond: (published.published / published.elapsedMs) * 1_000 };
 }
 
