@@ -26,6 +26,13 @@ export {
 } from './approvals-body';
 export type { AssistantCheckpoint } from './assistant-checkpoint';
 export { AssistantCheckpointSchema } from './assistant-checkpoint';
+export {
+  expandRunDeltaBatch,
+  MAX_RUN_DELTA_BATCH,
+  type RunDeltaBatch,
+  RunDeltaBatchSchema,
+} from './run-delta-batch';
+export { isRunDeltaShape, runDeltaShapeError } from './run-delta-shape';
 export type {
   AssistantAppendEvent,
   AssistantCheckpointEvent,
@@ -100,6 +107,7 @@ export {
   parseAssistantAppendEvent,
   parseAssistantCheckpoint,
   parseDurableRunEvent,
+  parseRunDeltaBatch,
   parseRunEvent,
   parseRunEventRef,
   parseRunOperation,
@@ -115,6 +123,7 @@ export {
   safeParseAssistantAppendEvent,
   safeParseAssistantCheckpoint,
   safeParseDurableRunEvent,
+  safeParseRunDeltaBatch,
   safeParseRunEvent,
   safeParseRunEventRef,
   safeParseRunOperation,

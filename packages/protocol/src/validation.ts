@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { AgentRunSchema } from './agent-run';
 import { ApprovalsBodySchema } from './approvals-body';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
+import { RunDeltaBatchSchema } from './run-delta-batch';
 import {
   AssistantAppendEventSchema,
   DurableRunEventSchema,
@@ -143,6 +144,11 @@ export const safeParseServedRunEvent = /* @__PURE__ */ safeParser(
   ServedRunEventSchema as unknown as z.ZodMiniType<z.infer<typeof RunEventSchema>>,
 );
 export const parseServedRunEvent = /* @__PURE__ */ parser(safeParseServedRunEvent);
+export const safeParseRunDeltaBatch = /* @__PURE__ */ safeParser(
+  'RunDeltaBatch',
+  RunDeltaBatchSchema,
+);
+export const parseRunDeltaBatch = /* @__PURE__ */ parser(safeParseRunDeltaBatch);
 export const safeParseRunReset = /* @__PURE__ */ safeParser('RunReset', RunResetSchema);
 export const parseRunReset = /* @__PURE__ */ parser(safeParseRunReset);
 export const safeParseRunUnauthorized = /* @__PURE__ */ safeParser(

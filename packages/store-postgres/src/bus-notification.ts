@@ -72,7 +72,7 @@ function isMessage(value: unknown): value is BusMessage {
         typeof value.type === 'string'
       );
     case 'delta':
-      // The event itself is validated with the protocol schema by the receiver.
+      // The event itself is checked by the receiver (`isRunDeltaShape`).
       return isObject(value.event);
     case 'delta-row':
       return typeof value.runId === 'string' && typeof value.id === 'string';

@@ -1,7 +1,12 @@
 export type { PostgresEventBus, PostgresEventBusOptions } from './postgres-event-bus-types';
 
 import { randomUUID } from 'node:crypto';
-import { type RunDeltaEvent, type RunEvent, safeParseRunEvent } from '@runlight/protocol';
+import {
+  isRunDeltaShape,
+  type RunDeltaEvent,
+  type RunEvent,
+  runDeltaShapeError,
+} from '@runlight/protocol';
 import type { RunEventListener, RunEventSourceHealth } from '@runlight/runtime';
 import { ControlListeners, RunDelivery } from '@runlight/runtime/driver';
 import { decodeNotification } from './bus-notification';
@@ -173,10 +178,9 @@ class PostgresEventBusImpl implements PostgresEventBus {
     for (const message of decoded.messages) {
       switch (message.kind) {
         case 'delta': {
-          const parsed = safeParseRunEvent(message.event);
-          if (parsed.success && parsed.data.type === 'run-delta')
-            this.#delivery.remoteDelta(parsed.data);
-          else this.#onError(parsed.success ? new TypeError('not a delta') : parsed.error);
+          // The runtime's own output: a structural check (the client validates what it gets).
+          if (isRunDeltaShape(message.event)) this.#delivery.remoteDelta(message.event);
+          else this.#onError(runDeltaShapeError(message.event));
           break;
         }
         case 'delta-row':

@@ -3,6 +3,7 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { RunlightClientError } from '../errors/runlight-client-error';
 import { applyEvent } from '../merge/apply-event';
 import { HeldEvents } from '../merge/held-events';
+import type { RunState } from '../merge/run-state';
 import { parseServerMessage } from './parse-server-message';
 import type { RunStoreHost } from './run-store-host';
 
@@ -47,6 +48,16 @@ export function applyStreamBatch(
       reset = true;
       break;
     }
+    if (parsed.kind === 'deltas') {
+      // Exactly as the separate `run-delta` messages it stands for.
+      for (const delta of parsed.events) state = applyEvent(state, delta);
+      if (state.pending.size > maxHeldEvents) {
+        reset = true;
+        ({ state, error } = tooManyHeld(state, maxHeldEvents));
+        break;
+      }
+      continue;
+    }
     const { event } = parsed;
     if (isDurableEvent(event)) {
       if (event.revision < connectionRevision) {
@@ -75,17 +86,23 @@ export function applyStreamBatch(
     }
     state = applyEvent(state, event);
     if (state.pending.size > maxHeldEvents) {
-      // Held events are bounded: drop them (the snapshot covers them) and reload.
-      state = { ...state, pending: HeldEvents.empty, phase: 'gap' };
-      error = new RunlightClientError(
-        'limit-exceeded',
-        `More than ${maxHeldEvents} out-of-order events are held (maxHeldEvents): reloading`,
-        { field: 'maxHeldEvents' },
-      );
       reset = true;
+      ({ state, error } = tooManyHeld(state, maxHeldEvents));
       break;
     }
   }
   host.commit(error === null ? state : { ...state, error });
   return { reset, revoked, connectionRevision };
+}
+
+/** Held events are bounded: drop them (the snapshot covers them) and reload. */
+function tooManyHeld(state: RunState, maxHeldEvents: number) {
+  return {
+    state: { ...state, pending: HeldEvents.empty, phase: 'gap' as const },
+    error: new RunlightClientError(
+      'limit-exceeded',
+      `More than ${maxHeldEvents} out-of-order events are held (maxHeldEvents): reloading`,
+      { field: 'maxHeldEvents' },
+    ),
+  };
 }

@@ -26,7 +26,9 @@ export async function openEventStream(
   try {
     const init = await context.requestInit();
     const headers = new Headers(init.headers);
-    headers.set('accept', 'text/event-stream');
+    // `deltas=batched`: this client applies `run-deltas` messages (a server that coalesces
+    // sends them only to a client that says so; others ignore the parameter).
+    headers.set('accept', 'text/event-stream; deltas=batched');
     headers.set('last-event-id', cursor);
     response = await context.fetch(url, { ...init, headers, signal });
   } catch (cause) {

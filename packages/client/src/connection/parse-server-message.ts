@@ -1,5 +1,8 @@
 import {
+  expandRunDeltaBatch,
+  type RunDeltaEvent,
   type RunEvent,
+  safeParseRunDeltaBatch,
   safeParseRunReset,
   safeParseRunUnauthorized,
   safeParseServedRunEvent,
@@ -13,6 +16,8 @@ import { RunlightClientError } from '../errors/runlight-client-error';
  */
 export type ServerMessage =
   | { kind: 'event'; event: RunEvent; id: string | undefined }
+  /** A `run-deltas` message: the deltas it stands for, applied one by one as `run-delta`s. */
+  | { kind: 'deltas'; events: RunDeltaEvent[]; id: string | undefined }
   | { kind: 'reset'; reason: string }
   | { kind: 'unauthorized'; error: RunlightClientError }
   | { kind: 'invalid'; error: RunlightClientError };
@@ -34,7 +39,12 @@ const EVENT_TYPES = new Set([
  */
 export function parseServerMessage(message: EventSourceMessage, runId: string): ServerMessage {
   const name = message.event ?? 'message';
-  if (name !== 'reset' && name !== 'unauthorized' && !EVENT_TYPES.has(name)) {
+  if (
+    name !== 'reset' &&
+    name !== 'unauthorized' &&
+    name !== 'run-deltas' &&
+    !EVENT_TYPES.has(name)
+  ) {
     return invalid('unknown-event', `Unknown SSE event type "${name}"`, 'event');
   }
   let data: unknown;
@@ -68,6 +78,7 @@ export function parseServerMessage(message: EventSourceMessage, runId: string): 
     return { kind: 'reset', reason: reset.data.reason };
   }
   if (name === 'unauthorized') return unauthorized(data, runId);
+  if (name === 'run-deltas') return deltaBatch(data, runId, message.id);
   const parsed = safeParseServedRunEvent(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -95,6 +106,27 @@ export function parseServerMessage(message: EventSourceMessage, runId: string): 
     );
   }
   return { kind: 'event', event, id: message.id };
+}
+
+/** `event: run-deltas`: consecutive deltas in one message (the server's wire coalescing). */
+function deltaBatch(data: unknown, runId: string, id: string | undefined): ServerMessage {
+  const parsed = safeParseRunDeltaBatch(data);
+  if (!parsed.success) {
+    return invalid(
+      'invalid-event',
+      `Invalid "run-deltas" event: ${parsed.error.message}`,
+      parsed.error.issues[0]?.path,
+      parsed.error,
+    );
+  }
+  if (parsed.data.runId !== runId) {
+    return invalid(
+      'run-mismatch',
+      `Deltas of run ${parsed.data.runId} arrived on run ${runId}`,
+      'runId',
+    );
+  }
+  return { kind: 'deltas', events: expandRunDeltaBatch(parsed.data), id };
 }
 
 /** `event: unauthorized`: the server re-checked access while streaming and refused it. */

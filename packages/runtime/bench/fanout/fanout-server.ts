@@ -44,6 +44,8 @@ export interface ServerConfig {
   backlog: number;
   /** Runs are created and never started: watchers of a quiet run (the idle-watcher memory). */
   quiet?: boolean;
+  /** Wire coalescing of the handlers (`coalesceDeltasMs`); the watchers ask for it. */
+  coalesceDeltasMs?: number;
   /** PostgreSQL (runner / gateway): pool config and schema. */
   postgres?: { connectionString: string; schema: string };
 }
@@ -150,7 +152,11 @@ function serve(
   store: AgentRuntimeStore,
   source: RunEventBus | ReturnType<typeof createAgentRuntime>,
 ) {
-  const handlers = createRunHandlers({ store, runtime: source });
+  const handlers = createRunHandlers({
+    store,
+    runtime: source,
+    coalesceDeltasMs: config.coalesceDeltasMs ?? 0,
+  });
   return listen(createServer(toNodeListener(createRunRouter({ handlers, authorize: 'public' }))));
 }
 

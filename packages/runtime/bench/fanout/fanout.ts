@@ -24,13 +24,18 @@
  * The server children run bundled (`bundle-server.ts`: one tsdown build, as users run the
  * packages), `--from-source` runs them through tsx instead.
  *
- * `send µs/event` = (server CPU in the window − the same mode's CPU at W = 0) / events
- * delivered: what sending costs per delivered event; `vs bare` divides it by the bare server's.
+ * `send µs/delta` = (server CPU in the window − the same mode's CPU at W = 0) / text deltas
+ * delivered (alone or in `run-deltas` messages): what sending costs per delivered delta; `vs
+ * bare` divides it by the bare server's. `delivered ev/s` counts SSE messages, `deltas/s` the
+ * deltas in them, `bytes/answer` what one watcher receives per answer of `tokens` deltas.
+ * `hub-batched` / `runtime-batched` (`--modes`): those modes with wire coalescing
+ * (`coalesceDeltasMs` = `--coalesce`, default 50 ms; the watchers ask for `run-deltas`).
  */
 import { execSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { bundleEntry } from './bundle-server';
 import { fixed, listenOverflows, quantile } from './figures';
+import { measureIdle } from './idle-watchers';
 import { postgresFixture } from './postgres-fixture';
 import {
   type Child,
@@ -49,9 +54,10 @@ import {
 import { runThroughput } from './throughput';
 import { WatcherPool } from './watcher-pool';
 
-type Mode = 'bare' | 'hub' | 'runtime' | 'gateways';
+/** `hub-batched` / `runtime-batched`: the same with wire coalescing (`--coalesce` ms). */
+export type Mode = 'bare' | 'hub' | 'runtime' | 'gateways' | 'hub-batched' | 'runtime-batched';
 
-interface Options {
+export interface Options {
   watchers: number[];
   modes: Mode[];
   steadyMs: number;
@@ -64,6 +70,8 @@ interface Options {
   joinRate: number;
   /** Run the server children from source through tsx instead of bundled. */
   fromSource: boolean;
+  /** `coalesceDeltasMs` of the `-batched` modes. */
+  coalesce: number;
   workload: Workload;
 }
 
@@ -90,6 +98,7 @@ function parseArgs(argv: string[]): Options {
     idle: Number(value('idle') ?? 2000),
     joinRate: Number(value('join-rate') ?? Number.POSITIVE_INFINITY),
     fromSource: argv.includes('--from-source'),
+    coalesce: Number(value('coalesce') ?? 50),
     workload: { ...DEFAULT_WORKLOAD, slots: Number(value('slots') ?? DEFAULT_WORKLOAD.slots) },
   };
 }
@@ -105,10 +114,12 @@ interface Row {
   'RSS KB/watcher'?: string;
   'server CPU %': string;
   'delivered ev/s': string;
+  'deltas/s': string;
+  'bytes/answer': string;
   'run ev/s': string;
   'vs full speed': string;
   'p50 / p99 pub→recv ms': string;
-  'send µs/ev': string;
+  'send µs/delta': string;
   'vs bare': string;
   /** Not printed: the CPU per second of the serving processes (for the W = 0 subtraction). */
   servingCpuPerSec?: number;
@@ -141,7 +152,11 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
         );
       }
     } else {
-      children.push(await spawnServer({ role: mode, workload, backlog: options.backlog }, current));
+      const role = mode === 'hub-batched' ? 'hub' : mode === 'runtime-batched' ? 'runtime' : mode;
+      const coalesceDeltasMs = mode.endsWith('-batched') ? options.coalesce : 0;
+      children.push(
+        await spawnServer({ role, workload, backlog: options.backlog, coalesceDeltasMs }, current),
+      );
     }
     const serving = children.filter((child) => child.port !== null);
     const ports = serving.map((child) => child.port!);
@@ -165,6 +180,8 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
 
     for (const child of children) tell(child, { type: 'window-start' });
     const delivered0 = pool.delivered;
+    const deltas0 = pool.deltas;
+    const bytes0 = pool.bytes;
     pool.received.clear();
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, options.steadyMs));
@@ -177,6 +194,8 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
     );
     const seconds = (performance.now() - started) / 1000;
     const delivered = pool.delivered - delivered0;
+    const deltas = pool.deltas - deltas0;
+    const bytes = pool.bytes - bytes0;
     const received = new Map(pool.received);
     const resets = pool.resets;
     const reasons = [...pool.resetReasons].map(([reason, n]) => `${reason}×${n}`).join(', ');
@@ -225,93 +244,21 @@ async function measure(mode: Mode, watchers: number, options: Options): Promise<
         ? `${fixed(cpu(servingStats) / 1e4 / seconds)} (+ runner ${fixed(runner.cpuMicros / 1e4 / seconds)})`
         : fixed(cpu(stats) / 1e4 / seconds),
       'delivered ev/s': watchers === 0 ? '–' : fixed(delivered / seconds),
+      'deltas/s': watchers === 0 ? '–' : fixed(deltas / seconds),
+      // What one watcher receives for one answer of `tokens` deltas (its share of the rest too).
+      'bytes/answer': deltas === 0 ? '–' : fixed((bytes / deltas) * workload.tokens),
       'run ev/s': fixed(rate, 1),
       'vs full speed': `${fixed((rate / fullSpeed) * 100)}%`,
       'p50 / p99 pub→recv ms': latencies.length
         ? `${fixed(quantile(latencies, 0.5), 1)} / ${fixed(quantile(latencies, 0.99), 1)}`
         : '–',
-      'send µs/ev': '–',
+      'send µs/delta': '–',
       'vs bare': '–',
       servingCpuPerSec: cpu(servingStats) / seconds,
-      eventsPerSec: delivered / seconds,
+      eventsPerSec: deltas / seconds,
       rssBytes: rss * 2 ** 20,
     };
   } finally {
-    await stopChildren(children);
-    await fixture?.close();
-  }
-}
-
-/** Spawns `mode`'s servers with quiet runs (created, never started). */
-async function spawnQuiet(mode: Mode, options: Options, current: number[]) {
-  const { workload, backlog } = options;
-  const children: Child[] = [];
-  let fixture: Awaited<ReturnType<typeof postgresFixture>> | null = null;
-  if (mode === 'gateways') {
-    fixture = await postgresFixture();
-    const postgres = { connectionString: fixture.connectionString, schema: fixture.schema };
-    children.push(
-      await spawnServer({ role: 'runner', workload, backlog, postgres, quiet: true }, current),
-    );
-    for (let i = 0; i < options.gateways; i++) {
-      children.push(
-        await spawnServer({ role: 'gateway', workload, backlog, postgres, quiet: true }, current),
-      );
-    }
-  } else {
-    children.push(await spawnServer({ role: mode, workload, backlog, quiet: true }, current));
-  }
-  return { children, fixture };
-}
-
-/**
- * The memory of idle watchers: `count` watchers on the quiet runs of a fresh server; RSS and
- * heap of the serving processes after a full GC, before and after, per watcher connected.
- */
-async function measureIdle(mode: Mode, count: number, options: Options) {
-  const current: number[] = [];
-  const { children, fixture } = await spawnQuiet(mode, options, current);
-  const serving = children.filter((child) => child.port !== null);
-  const probe = async () => {
-    const replies = await Promise.all(
-      serving.map(async (child) => {
-        const reply = child.next('probe');
-        tell(child, { type: 'probe' });
-        return (await reply) as Extract<ServerMessage, { type: 'probe' }>;
-      }),
-    );
-    return {
-      rss: replies.reduce((sum, reply) => sum + reply.rss, 0),
-      heap: replies.reduce((sum, reply) => sum + reply.heapUsed, 0),
-    };
-  };
-  const pool = new WatcherPool(
-    serving.map((child) => child.port!),
-    options.workload.slots,
-    current,
-  );
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const before = await probe();
-    const join = await pool.join(count, options.joinTimeoutMs);
-    // Let the catch-ups finish and their garbage become collectable.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const after = await probe();
-    const connected = pool.connected;
-    const label = mode === 'gateways' ? `${options.gateways} gateways` : mode;
-    return {
-      mode: label,
-      watchers: count,
-      connected,
-      'connect all s': join.all
-        ? (join.ms / 1000).toFixed(1)
-        : `not in ${(join.ms / 1000).toFixed(0)}`,
-      'RSS before → after MB': `${fixed(before.rss / 2 ** 20)} → ${fixed(after.rss / 2 ** 20)}`,
-      'RSS KB/idle watcher': fixed((after.rss - before.rss) / 1024 / connected, 1),
-      'heap KB/idle watcher': fixed((after.heap - before.heap) / 1024 / connected, 1),
-    };
-  } finally {
-    pool.close();
     await stopChildren(children);
     await fixture?.close();
   }
@@ -353,7 +300,7 @@ async function main() {
         const idle = rows.find((r) => r.mode === row.mode && r.watchers === 0);
         if (idle && row.watchers > 0 && row.eventsPerSec) {
           row.sendMicros = (row.servingCpuPerSec! - idle.servingCpuPerSec!) / row.eventsPerSec;
-          row['send µs/ev'] = fixed(row.sendMicros, 1);
+          row['send µs/delta'] = fixed(row.sendMicros, 1);
           const connected = Number(row.connected);
           row['RSS KB/watcher'] = fixed((row.rssBytes! - idle.rssBytes!) / 1024 / connected, 1);
         }

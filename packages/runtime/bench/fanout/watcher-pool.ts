@@ -4,7 +4,10 @@ import { runIdOf, SAMPLE_EVERY, wallNow } from './slot-schedule';
 /** Every `SAMPLED_WATCHER`-th watcher parses ids to time sampled deltas (the others only count). */
 const SAMPLED_WATCHER = 20;
 const NEWLINE = 0x0a;
-const ID_LINE = /^id: (\d+):(\d+):(\d+)$/gm;
+/** A message's id and its data's first `seq` (a `run-deltas` message's first; its id is the last's). */
+const ID_FIRST = /^(event: run-deltas\n)?id: (\d+):(\d+):(\d+)\ndata: .*?"seq":(\d+)/gm;
+/** One per text delta in either form (`run-delta` or a chunk of `run-deltas`). */
+const DELTA = Buffer.from('"delta":"');
 
 /**
  * The watchers of the fan-out benchmark: plain `http.get` event-stream readers, each following
@@ -24,6 +27,10 @@ export class WatcherPool {
   resets = 0;
   /** SSE messages received (blank-line terminated blocks). */
   delivered = 0;
+  /** Text deltas received (one per `"delta":"`, alone or in a `run-deltas` message). */
+  deltas = 0;
+  /** Bytes of the event streams received. */
+  bytes = 0;
   /** `runId|base:seq` → receive time, of sampled deltas on sampled watchers. */
   received = new Map<string, number>();
   readonly resetReasons = new Map<string, number>();
@@ -74,6 +81,8 @@ export class WatcherPool {
         port: this.#ports[index % this.#ports.length],
         path: `/runs/${runId}/events`,
         agent: this.#agent,
+        // Takes `run-deltas` messages (a server without `coalesceDeltasMs` ignores it).
+        headers: { accept: 'text/event-stream; deltas=batched' },
       },
       (response) => {
         if (response.statusCode !== 200) {
@@ -88,6 +97,10 @@ export class WatcherPool {
           for (let at = chunk.indexOf('\n\n'); at >= 0; at = chunk.indexOf('\n\n', at + 2)) count++;
           lastByte = chunk[chunk.length - 1]!;
           this.delivered += count;
+          this.bytes += chunk.length;
+          for (let at = chunk.indexOf(DELTA); at >= 0; at = chunk.indexOf(DELTA, at + 9)) {
+            this.deltas++;
+          }
           if (sampled) this.#sample(runId, chunk);
         });
         response.on('end', () => {
@@ -105,9 +118,12 @@ export class WatcherPool {
 
   #sample(runId: string, chunk: Buffer): void {
     const at = wallNow();
-    for (const match of chunk.toString('latin1').matchAll(ID_LINE)) {
-      if (Number(match[3]) % SAMPLE_EVERY === 0) {
-        this.received.set(`${runId}|${match[2]}:${match[3]}`, at);
+    for (const match of chunk.toString('latin1').matchAll(ID_FIRST)) {
+      const last = Number(match[4]);
+      // A `run-deltas` message holds the deltas from its `seq` to its id's.
+      const first = match[1] ? Number(match[5]) : last;
+      for (let seq = first; seq <= last; seq++) {
+        if (seq % SAMPLE_EVERY === 0) this.received.set(`${runId}|${match[3]}:${seq}`, at);
       }
     }
   }

@@ -94,7 +94,14 @@ export class RunDelivery {
 
   /** A delta another process published. */
   remoteDelta(event: RunDeltaEvent): void {
-    this.#accept(event.runId, () => event);
+    const order = this.#order(event.runId);
+    if (order.tail !== null) {
+      this.#chain(event.runId, order, () => event);
+      return;
+    }
+    // The hot path of a gateway: no read holds the run, so no closure per delta.
+    this.#hub.publish(event);
+    this.#forgetIfIdle(event.runId);
   }
 
   /** Events another process published that need work first (e.g. a row to read). */

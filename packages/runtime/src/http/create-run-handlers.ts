@@ -67,6 +67,13 @@ export interface RunHandlersOptions {
   maxBodyBytes?: number;
   /** Interval of the `: ping` comment on an idle event stream. Default 15 000 ms. */
   heartbeatMs?: number;
+  /**
+   * Wire coalescing: on the stream of a client that asked for it (`Accept: text/event-stream;
+   * deltas=batched`, as `@runlight/client` does), a delta continuing a part already streaming
+   * waits up to this many ms, and the deltas that waited travel as one `run-deltas` message.
+   * The first delta of a run, a step or a part is never delayed. Default 0: off.
+   */
+  coalesceDeltasMs?: number;
   /** The server's wall clock for `serverTime`. Injectable for tests. */
   now?: () => Date;
   /**
@@ -200,6 +207,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const exposeInternals = options.exposeInternals === true;
   const now = options.now ?? (() => new Date());
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const coalesceDeltasMs = options.coalesceDeltasMs ?? 0;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const onError = options.onError ?? (() => {});
   const budget = new SseBufferBudget(options.maxBufferedBytes ?? 64 * 1024 * 1024);
@@ -286,6 +294,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         idleTimeoutMs,
         maxEventBytes,
         exposeInternals,
+        coalesceDeltasMs: acceptsDeltaBatches(request) ? coalesceDeltasMs : 0,
         signal: request.signal,
         onError,
         reauthorize: gate.reauthorization(request, runId, access),
@@ -358,4 +367,9 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
     bufferedBytes: () => budget.bufferedBytes,
     ownPolicy: ownPolicyOf(own),
   };
+}
+
+/** Whether the client takes `run-deltas` messages (`Accept: text/event-stream; deltas=batched`). */
+function acceptsDeltaBatches(request: Request): boolean {
+  return /\bdeltas=batched\b/.test(request.headers.get('accept') ?? '');
 }

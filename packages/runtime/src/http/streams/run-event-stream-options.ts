@@ -37,4 +37,10 @@ export interface RunEventStreamOptions {
    * public form (public-form.ts) — a holder tag instead of the owner, no fencing token.
    */
   exposeInternals?: boolean;
+  /**
+   * Wire coalescing (`DeltaCoalescer`): deltas continuing a part wait up to this many ms and
+   * travel as one `run-deltas` message. Only for a client that asked (`deltas=batched`).
+   * Default 0: every delta is its own `run-delta` message.
+   */
+  coalesceDeltasMs?: number;
 }

@@ -6,16 +6,18 @@ import {
   type RunEvent,
   type RunReset,
   type RunSnapshot,
-  type RunUnauthorized,
 } from '@runlight/protocol';
 import { StreamAccessWatch } from '../access/stream-access-watch';
 import { isClientGone } from './client-gone';
-import { formatSseMessage, SSE_PING } from './format-sse-message';
+import { DeltaCoalescer } from './delta-coalescer';
+import { SSE_PING } from './format-sse-message';
+import { missingDeltas, resumeHeldDelta } from './live-buffer';
 import { publicEvent } from './public-form';
 import type { RunEventStreamOptions } from './run-event-stream-options';
 import type { SseReaderAccount } from './sse-buffer-budget';
 import { eventRefBytes } from './sse-event-size';
 import { encodeSse, SseOutput, sseMessageWithin } from './sse-output';
+import { resetMessage, unauthorizedMessage } from './stream-orders';
 
 /** The body of an SSE `reset` event (`RunReset` of the protocol): reload the snapshot. */
 export type RunResetEvent = RunReset;
@@ -46,6 +48,8 @@ export class RunEventStream {
   readonly #maxEventBytes: number;
   /** Coalesces the messages of one event-loop turn into one write (see `SseOutput`). */
   readonly #output: SseOutput;
+  /** With `coalesceDeltasMs`: the deltas that continue a part wait to share a message. */
+  readonly #coalescer: DeltaCoalescer | null;
   #unsubscribe: (() => void) | null;
   #heartbeat: ReturnType<typeof setInterval> | null = null;
   #pending: RunEvent[] = [];
@@ -80,6 +84,10 @@ export class RunEventStream {
         idleTimeoutMs: options.idleTimeoutMs ?? Number.POSITIVE_INFINITY,
       }) ?? null;
     this.#output = new SseOutput({ onCancel: () => this.dispose() });
+    const windowMs = options.coalesceDeltasMs ?? 0;
+    const writeNow = (bytes: Uint8Array) => this.#writeNow(bytes);
+    this.#coalescer =
+      windowMs > 0 ? new DeltaCoalescer(windowMs, this.#maxEventBytes, writeNow) : null;
     this.readable = this.#output.readable;
     this.#unsubscribe = options.source.subscribe(options.runId, (event) => this.#receive(event));
     if (options.signal?.aborted) this.dispose();
@@ -87,13 +95,7 @@ export class RunEventStream {
     if (options.reauthorize && !this.#closed) {
       this.#access = new StreamAccessWatch(options.reauthorize, {
         revoked: ({ status, code }) => {
-          const event: RunUnauthorized = {
-            type: 'unauthorized',
-            runId: options.runId,
-            status,
-            code,
-          };
-          this.#write(encodeSse(formatSseMessage('unauthorized', null, JSON.stringify(event))));
+          this.#write(unauthorizedMessage(options.runId, status, code));
           this.#close();
         },
         failed: (error) => (error === undefined ? this.#close() : this.#fail(error)),
@@ -117,6 +119,7 @@ export class RunEventStream {
     if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
     this.#access?.stop();
+    this.#coalescer?.dispose();
     this.#account?.close();
     this.#options.signal?.removeEventListener('abort', this.#onAbort);
   }
@@ -152,20 +155,9 @@ export class RunEventStream {
     // The sync point: nothing is pending, so the buffer read now and the events published from
     // now on are contiguous.
     const buffer = this.#options.source.liveDeltas(runId);
-    const held = this.#delta;
-    if (held !== null) {
-      if (held.baseRevision > this.#checkpointRevision) {
-        this.#reset(`the cursor names checkpoint ${held.baseRevision}, which this run lacks`);
-        return;
-      }
-      if (held.baseRevision < this.#checkpointRevision) {
-        // A newer checkpoint holds the client's deltas.
-        this.#delta = null;
-      } else if (!buffer.some((d) => d.baseRevision === held.baseRevision && d.seq === held.seq)) {
-        this.#reset('the live deltas after the cursor are no longer buffered');
-        return;
-      }
-    }
+    const resume = this.#delta && resumeHeldDelta(buffer, this.#delta, this.#checkpointRevision);
+    if (typeof resume === 'object' && resume !== null) return this.#reset(resume.reset);
+    if (resume === 'drop') this.#delta = null;
     const onBase = buffer.filter(
       (d) => d.baseRevision === this.#checkpointRevision && !this.#previousOwners(d),
     );
@@ -265,12 +257,9 @@ export class RunEventStream {
 
   /** Sends the buffered deltas strictly between `last` and `seq`; resets when one is gone. */
   #fillDeltas(base: number, last: number, seq: number): boolean {
-    const missing = this.#options.source
-      .liveDeltas(this.#options.runId)
-      .filter((d) => d.baseRevision === base && d.seq > last && d.seq < seq);
-    const complete =
-      missing.length === seq - last - 1 && missing.every((d, i) => d.seq === last + 1 + i);
-    if (!complete) {
+    const buffer = this.#options.source.liveDeltas(this.#options.runId);
+    const missing = missingDeltas(buffer, base, last, seq);
+    if (missing === null) {
       this.#reset(
         `live deltas ${last + 1}..${seq - 1} on checkpoint ${base} are no longer buffered`,
       );
@@ -302,6 +291,7 @@ export class RunEventStream {
       // write were the previous owner's, never made durable; the new owner writes first.
       if (event.change === 'acquired') this.#delta = null;
     }
+    this.#coalescer?.reset();
     const cursor = this.#cursor();
     const message = sseMessageWithin(this.#wire(event), cursor, this.#maxEventBytes);
     // Too large for one message a client can take: a reference it fetches instead.
@@ -314,7 +304,12 @@ export class RunEventStream {
     if (delta.baseRevision === this.#skipBase) return;
     const previous = this.#delta;
     this.#delta = delta; // its baseRevision and seq: no object per client and delta
-    const bytes = sseMessageWithin(this.#wire(delta), this.#cursor(), this.#maxEventBytes);
+    const wire = this.#wire(delta);
+    if (this.#coalescer?.offer(wire, this.#cursor())) {
+      this.#wroteSinceTick = true;
+      return;
+    }
+    const bytes = sseMessageWithin(wire, this.#cursor(), this.#maxEventBytes);
     if (typeof bytes === 'number') {
       // Deltas are not stored, so there is nothing to refer to: none more is sent on this
       // checkpoint — the next assistant write holds this chunk (as an `event-ref` if large).
@@ -323,6 +318,7 @@ export class RunEventStream {
       return;
     }
     this.#write(bytes);
+    this.#coalescer?.sent(wire);
   }
 
   /** What is sent of `event`: as stored with `exposeInternals`, else its public form. */
@@ -344,9 +340,7 @@ export class RunEventStream {
   }
 
   #reset(reason: string): void {
-    const event: RunResetEvent = { type: 'reset', runId: this.#options.runId, reason };
-    // No id: the client's Last-Event-ID stays what it really holds.
-    this.#write(encodeSse(formatSseMessage('reset', null, JSON.stringify(event))));
+    this.#write(resetMessage(this.#options.runId, reason));
     this.#close();
   }
 
@@ -362,16 +356,20 @@ export class RunEventStream {
     this.#wroteSinceTick = false;
   };
 
+  /** Writes `bytes` after the deltas that wait (so in publish order). */
   #write(bytes: Uint8Array): void {
+    this.#coalescer?.flush();
+    this.#writeNow(bytes);
+  }
+
+  #writeNow(bytes: Uint8Array): void {
     if (this.#closed) return;
     // A client that stopped reading is dropped rather than buffered without bound (alone, or
     // with the others past the handlers' shared budget); it resumes from its last cursor.
     const queued = this.#output.unreadBytes();
-    const drop = this.#account
-      ? this.#account.beforeWrite(queued, bytes.byteLength)
-      : queued > this.#options.maxQueuedBytes
-        ? 'the client is not reading the stream'
-        : null;
+    const alone =
+      queued > this.#options.maxQueuedBytes ? 'the client is not reading the stream' : null;
+    const drop = this.#account ? this.#account.beforeWrite(queued, bytes.byteLength) : alone;
     if (drop) {
       this.#drop(drop);
       return;
@@ -388,6 +386,7 @@ export class RunEventStream {
 
   #close(): void {
     if (this.#closed) return;
+    this.#coalescer?.flush();
     this.dispose();
     this.#output.close();
   }
