@@ -22,7 +22,7 @@ const ssr = {
 };
 
 /**
- * Fails the runtime (runner + HTTP), PostgreSQL (store + deployment) and Redis bus suites on any
+ * Fails the runtime (runner + HTTP), CLI, PostgreSQL (store + deployment) and Redis bus suites on any
  * unhandled rejection or uncaught exception: in production either one ends the process.
  */
 const FAIL_ON_UNHANDLED = fileURLToPath(
@@ -81,7 +81,7 @@ export default defineConfig({
       // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
       './packages/svelte/vitest.config.ts',
       './examples/svelte-status/vitest.config.ts',
-      project('cli', './packages/cli'),
+      project('cli', './packages/cli', { setupFiles: [FAIL_ON_UNHANDLED] }),
       project('store-postgres', './packages/store-postgres', {
         testTimeout: 120_000,
         setupFiles: [FAIL_ON_UNHANDLED],
