@@ -30,6 +30,12 @@ import { BareRelay } from './bare-relay';
 export interface RelayChildConfig {
   role: 'runner' | 'gateway' | 'bare';
   bus: BusKind;
+  /**
+   * Gateway: every this many ms, drop the live-delta buffers of the runs it follows (`endRun`),
+   * as the runtime's assistant writes do (every 32 chunks by default) — which this bench's
+   * runner never makes. 0: never (the buffers grow all turn).
+   */
+  trimMs?: number;
 }
 
 export type ToRelayChild =
@@ -166,9 +172,16 @@ async function gatewaySide(): Promise<Side> {
   const server = createServer(toNodeListener(createRunRouter({ handlers, authorize: 'public' })));
   const port = await listen(server);
   let unsubscribes: (() => void)[] = [];
+  let following: string[] = [];
+  if (config.trimMs) {
+    setInterval(() => {
+      for (const runId of following) bus.endRun(runId);
+    }, config.trimMs).unref();
+  }
   return {
     port,
     async follow(runIds, clients) {
+      following = runIds;
       for (const runId of runIds) await store.createRun({ runId });
       if (clients > 0) return; // the SSE clients subscribe through the handlers
       unsubscribes = runIds.map((runId) =>
@@ -182,6 +195,7 @@ async function gatewaySide(): Promise<Side> {
     unfollow() {
       for (const unsubscribe of unsubscribes) unsubscribe();
       unsubscribes = [];
+      following = [];
     },
     ended(runIds) {
       for (const runId of runIds) bus.endRun(runId);

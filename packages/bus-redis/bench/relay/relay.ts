@@ -10,6 +10,7 @@
  *
  *   pnpm bench:relay                                    # rates 2k,4k,8k; clients 0,1,5; 3 s turns
  *   pnpm bench:relay --rates 8000 --clients 5 --only redis --step 5
+ *   pnpm bench:relay --trim 250     # the gateway drops its live-delta buffers every 250 ms
  *
  * Columns: CPU ms per 1,000 delivered deltas of the gateway and of the bare relay (the process's
  * user + system CPU over the turn, drain included), `ratio` gateway ÷ bare, p50/p99 publish →
@@ -45,6 +46,7 @@ const clientCounts = option('clients', '0,1,5').split(',').map(Number);
 const stepMs = Number(option('step', '3')) * 1_000;
 const runCount = Number(option('runs', '20'));
 const only = option('only', 'postgres,redis').split(',');
+const trimMs = Number(option('trim', '0'));
 
 const CHILD = fileURLToPath(new URL('./relay-child.ts', import.meta.url));
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -157,7 +159,7 @@ async function turn(fleet: Fleet, side: 'gateway' | 'bare', rate: number, client
 
 async function openFleet(name: string, bus: BusKind): Promise<Fleet> {
   const [gateway, bare, runner] = await Promise.all(
-    (['gateway', 'bare', 'runner'] as const).map((role) => spawnChild({ role, bus })),
+    (['gateway', 'bare', 'runner'] as const).map((role) => spawnChild({ role, bus, trimMs })),
   );
   const fleet = { name, runner: runner!, gateway: gateway!, bare: bare! };
   // Warm-up (JIT, connections): both sides, 2 s at 2,000 deltas/s with one client, not shown.

@@ -1,3 +1,4 @@
+import { ProtocolValidationError } from '@runlight/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions } from '../index';
 import { delta, follow, label, startRun } from './bus-fixtures';
@@ -108,9 +109,17 @@ describe.runIf(redisUnavailable === null && postgresUnavailable === null)(
       await admin.client.xAdd(key, '*', { i: 'x', d: 'not json' });
       await admin.client.xAdd(key, '*', { i: 'x', d: '{"type":"run-delta"}' });
       await admin.client.xAdd(key, '*', { i: 'x', p: '{"r":0,"t":"run-status"}' });
+      // A list of deltas, one with a broken envelope: the structural check names the field.
+      const broken =
+        '[{"type":"run-delta","baseRevision":0,"seq":0,"chunk":{"type":"text-start"}}]';
+      await admin.client.xAdd(key, '*', { i: 'x', d: broken });
       a.publish(delta(run.runId, 0, 1));
       await vi.waitFor(() => expect(onB.seen).toEqual(['d0.1']));
-      expect(seen).toHaveLength(4);
+      expect(seen).toHaveLength(5);
+      expect(ProtocolValidationError.isInstance(seen[4])).toBe(true);
+      expect((seen[4] as ProtocolValidationError).issues.map((issue) => issue.path)).toEqual([
+        'seq',
+      ]);
     });
 
     it('proves it hears with every reply of a short blocking read, and stays live', async () => {

@@ -1,3 +1,4 @@
+import { ProtocolValidationError } from '@runlight/protocol';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '@runlight/runtime';
 import {
   busDelta as delta,
@@ -140,6 +141,14 @@ export function busTests(open: () => Promise<TestDatabase>) {
     a.publish(delta(run.runId, 0, 1));
     await vi.waitFor(() => expect(onB.seen).toEqual(['d0.1']));
     expect(seen).toHaveLength(2);
+    // The delta's structural check names what is missing.
+    expect(ProtocolValidationError.isInstance(seen[1])).toBe(true);
+    expect((seen[1] as ProtocolValidationError).issues.map((issue) => issue.path)).toEqual([
+      'runId',
+      'baseRevision',
+      'seq',
+      'chunk',
+    ]);
   });
 
   it('proves it hears with probes that no instance takes for an event or an error', async () => {
