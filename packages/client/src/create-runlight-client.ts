@@ -4,7 +4,7 @@ import {
   type SnapshotLoad,
 } from './connection/fetch-snapshot';
 import type { RunHistoryContext } from './history/run-history';
-import { ClientInspection, registerInspection } from './inspect/client-inspection';
+import { type ClientHooks, clientHooks } from './inspect/client-hooks';
 import { type ApprovalAnswer, postApprovals, postRunControl } from './run-controls';
 import { RunStore } from './run-store';
 import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
@@ -144,17 +144,17 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
   const controls = { baseUrl, fetch, requestInit };
   const stores = new Map<string, RunStore>();
   const retryListeners = new Set<() => void>();
-  const inspection = new ClientInspection(stores, now);
+  const hooks: ClientHooks = { stores, now };
   const run = (runId: string): RunStore => {
     let store = stores.get(runId);
     if (store === undefined) {
       store = new RunStore(runId, context);
       stores.set(runId, store);
-      inspection.added(store);
+      hooks.added?.(store);
     }
     return store;
   };
-  registerInspection(run, inspection);
+  clientHooks.set(run, hooks);
   return {
     run,
     requests: { baseUrl, fetch, requestInit },
@@ -163,14 +163,8 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       return () => retryListeners.delete(listener);
     },
     fetchSnapshot,
-    cancel: (runId) =>
-      inspection.track({ runId, kind: 'cancel' }, () =>
-        postRunControl(controls, runId, 'cancel', {}),
-      ),
-    answerApprovals: (runId, approvals) =>
-      inspection.track({ runId, kind: 'approvals', answers: approvals.length }, () =>
-        postApprovals(controls, runId, approvals),
-      ),
+    cancel: (runId) => postRunControl(controls, runId, 'cancel', {}),
+    answerApprovals: (runId, approvals) => postApprovals(controls, runId, approvals),
     setSnapshotLoader(loader) {
       const previous = context.loadSnapshot;
       context.loadSnapshot = loader;

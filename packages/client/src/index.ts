@@ -39,6 +39,7 @@ export { createMultiplexedRunlightClient } from './multiplex/create-multiplexed-
 export type { RunMultiplexerOptions } from './multiplex/run-multiplexer';
 export { RunMultiplexer } from './multiplex/run-multiplexer';
 export type { ApprovalAnswer } from './run-controls';
+export type { RunStoreRecorder } from './run-store';
 export { RunStore } from './run-store';
 export type { ReconnectOptions, StreamLimits } from './run-store-context';
 export type {
@@ -48,7 +49,7 @@ export type {
   RunLogSnapshot,
   RunLogState,
 } from './run-store-log';
-export { RunLog } from './run-store-log';
+export { RunLog, runLogOf } from './run-store-log';
 export type { Activity, ActivityKind } from './select/select-activity';
 export { selectActivity, selectLeaseExpiry } from './select/select-activity';
 export { selectElapsedMs } from './select/select-elapsed-ms';

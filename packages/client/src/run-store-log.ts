@@ -2,6 +2,7 @@ import type { DurableRunEvent, RunSnapshot } from '@runlight/protocol';
 import { applyEvent } from './merge/apply-event';
 import { mergeSnapshot } from './merge/merge-snapshot';
 import { initialRunState, type RunState } from './merge/run-state';
+import type { RunStore, RunStoreRecorder } from './run-store';
 
 /** A snapshot the store merged (a first load, a gap or reset reload, a host cache's). */
 export interface RunLogSnapshot {
@@ -56,8 +57,8 @@ const encoder = new TextEncoder();
 /**
  * The durable log of one run as its store received it — every snapshot it merged and every
  * durable event of its connection, with size and arrival time — for developer tools. Live
- * deltas are only counted. Nothing is recorded until `RunStore.log()` is first called, so an
- * app without devtools keeps nothing.
+ * deltas are only counted. Nothing is recorded until `runLogOf(store)` is first called, so an
+ * app without devtools keeps nothing (and its bundle carries none of this module).
  *
  * Bounded: past `maxEntries` entries or `maxBytes` bytes the oldest are dropped and folded into
  * `base`, so the revisions still held stay exact while memory stays flat.
@@ -67,11 +68,11 @@ const encoder = new TextEncoder();
  * snapshot at `n`, since a snapshot at `n` is the fold of the durable log to `n`.
  *
  * @example
- * const log = client.run('run-1').log();
+ * const log = runLogOf(client.run('run-1'));
  * log.subscribe(() => draw(log.getState().entries));
  * const then = log.stateAt(12); // null when revision 12 never reached this client
  */
-export class RunLog {
+export class RunLog implements RunStoreRecorder {
   readonly runId: string;
   readonly #limits: RunLogLimits;
   readonly #now: () => number;
@@ -214,6 +215,20 @@ export class RunLog {
       for (const listener of [...this.#listeners]) listener();
     });
   }
+}
+
+/**
+ * The durable log `store` keeps from the first call on (idempotent: `limits` apply then).
+ *
+ * @example
+ * const log = runLogOf(client.run('run-1'));
+ */
+export function runLogOf(store: RunStore, limits?: Partial<RunLogLimits>): RunLog {
+  return store.recorder((state, now) => {
+    const log = new RunLog(state, { now, ...(limits === undefined ? {} : { limits }) });
+    store.observeDurableEvents((event) => log.event(event));
+    return log;
+  });
 }
 
 /** The client's pure reducer over one entry. */

@@ -1,13 +1,18 @@
-import type { DurableRunEvent } from '@runlight/protocol';
+import type { DurableRunEvent, RunSnapshot } from '@runlight/protocol';
 import { validateSnapshot } from './connection/fetch-snapshot';
 import { RunConnection } from './connection/run-connection';
 import { RunlightClientError } from './errors/runlight-client-error';
 import { mergeSnapshot } from './merge/merge-snapshot';
 import { initialRunState, type RunState } from './merge/run-state';
 import type { RunStoreContext } from './run-store-context';
-import { RunLog, type RunLogLimits } from './run-store-log';
 
 export type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
+
+/** What records a store's input (`RunStore.recorder`, e.g. `RunLog`). */
+export interface RunStoreRecorder {
+  snapshot(snapshot: RunSnapshot, clockOffsetMs: number | null): void;
+  committed(previous: RunState, next: RunState): void;
+}
 
 /**
  * The live, merged state of one run, shaped for `useSyncExternalStore`: `getState()` returns
@@ -32,7 +37,7 @@ export class RunStore {
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
   #loading: Promise<RunlightClientError | null> | null = null;
   readonly #connection: RunConnection;
-  #log: RunLog | null = null;
+  #recorder: RunStoreRecorder | null = null;
 
   constructor(runId: string, context: RunStoreContext) {
     this.runId = runId;
@@ -47,7 +52,6 @@ export class RunStore {
       load: (signal) => this.#load(signal),
       isLoading: () => this.#loading !== null,
       emitDurable: (event) => {
-        this.#log?.event(event);
         for (const listener of this.#durableListeners) listener(event);
       },
     });
@@ -86,16 +90,14 @@ export class RunStore {
   }
 
   /**
-   * The durable log of this run as the store receives it from now on (snapshots, durable
-   * events, a count of live deltas): what developer tools show and time-travel over. Recording
-   * starts with the first call (idempotent; `limits` apply then) and never opens the connection.
+   * Attaches what records this store's input from now on — every snapshot it merges and every
+   * commit (durable events: `observeDurableEvents`) — made by `make` on the first call; later
+   * calls return the same recorder. For developer tools: `runLogOf(store)` is the one to use.
+   * It never opens the connection.
    */
-  log(limits?: Partial<RunLogLimits>): RunLog {
-    this.#log ??= new RunLog(this.#state, {
-      now: this.#context.now,
-      ...(limits === undefined ? {} : { limits }),
-    });
-    return this.#log;
+  recorder<R extends RunStoreRecorder>(make: (state: RunState, now: () => number) => R): R {
+    this.#recorder ??= make(this.#state, this.#context.now);
+    return this.#recorder as R;
   }
 
   /** Opens the live connection (idempotent): snapshot first, then events from its cursor. */
@@ -135,7 +137,7 @@ export class RunStore {
       this.#fail(error);
       return false;
     }
-    this.#log?.snapshot(snapshot, options.clockOffsetMs ?? null);
+    this.#recorder?.snapshot(snapshot, options.clockOffsetMs ?? null);
     // The error stays until the connection is live again: a UI should get to see it.
     this.#commit(mergeSnapshot(this.#state, snapshot, options));
     return true;
@@ -175,7 +177,7 @@ export class RunStore {
 
   #commit(next: RunState): void {
     if (next === this.#state) return;
-    this.#log?.committed(this.#state, next);
+    this.#recorder?.committed(this.#state, next);
     this.#state = next;
     if (this.#notifyScheduled) return;
     this.#notifyScheduled = true;

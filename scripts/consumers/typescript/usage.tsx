@@ -6,6 +6,7 @@ import {
   createRunlightClient,
   inspectRunlightClient,
   type RunState,
+  runLogOf,
   selectActivity,
 } from '@runlight/client';
 import { type AgentRun, RunSnapshotSchema } from '@runlight/protocol';
@@ -104,4 +105,4 @@ export const kind: string = selectActivity(client.run('run-1').getState()).kind;
 export const logged: number =
   inspectRunlightClient(client)
     ?.stores()
-    .reduce((sum, store) => sum + store.log().getState().entries.length, 0) ?? 0;
+    .reduce((sum, store) => sum + runLogOf(store).getState().entries.length, 0) ?? 0;

@@ -1,11 +1,12 @@
+import type { RunlightClient } from '../create-runlight-client';
 import type { RunStore } from '../run-store';
+import { runLogOf } from '../run-store-log';
+import { type ClientHooks, type ControlRequest, clientHooks } from './client-hooks';
+
+type ControlMethods = Pick<RunlightClient, 'cancel' | 'answerApprovals'>;
 
 /** A control request this client sent (`cancel`, `answerApprovals`) and how it went. */
-export interface SentControlRequest {
-  readonly runId: string;
-  readonly kind: 'cancel' | 'approvals';
-  /** How many answers an `approvals` request carried. */
-  readonly answers?: number;
+export interface SentControlRequest extends ControlRequest {
   /** Client wall clock (ms). */
   readonly sentAt: number;
   /** `pending` until the server answered; `accepted` on its 202; `failed` with the error kind. */
@@ -18,7 +19,8 @@ const MAX_REQUESTS = 100;
 
 /**
  * What developer tools may see of a client: the run stores it holds and the control requests
- * it sent. Never its headers, credentials or fetch. Obtain it with `inspectRunlightClient`.
+ * it sent from the moment it was first inspected. Never its headers, credentials or fetch.
+ * Obtain it with `inspectRunlightClient`.
  */
 export class ClientInspection {
   readonly #stores: Map<string, RunStore>;
@@ -28,9 +30,25 @@ export class ClientInspection {
   #recording = false;
   #version = 0;
 
-  constructor(stores: Map<string, RunStore>, now: () => number) {
-    this.#stores = stores;
-    this.#now = now;
+  /**
+   * @internal Made by `inspectRunlightClient`: hooks into the client's store creation, and
+   * wraps its `cancel` and `answerApprovals` to see what is sent (the app's client object is
+   * the one wrapped: the client itself carries no tracking code).
+   */
+  constructor(hooks: ClientHooks, client: Partial<ControlMethods>) {
+    this.#stores = hooks.stores;
+    this.#now = hooks.now;
+    hooks.added = (store) => this.#added(store);
+    const { cancel, answerApprovals } = client;
+    if (cancel !== undefined) {
+      client.cancel = (runId) => this.#track({ runId, kind: 'cancel' }, () => cancel(runId));
+    }
+    if (answerApprovals !== undefined) {
+      client.answerApprovals = (runId, approvals) =>
+        this.#track({ runId, kind: 'approvals', answers: approvals.length }, () =>
+          answerApprovals(runId, approvals),
+        );
+    }
   }
 
   /** Changes whenever a store is added or a control request moves: for `useSyncExternalStore`. */
@@ -53,23 +71,18 @@ export class ClientInspection {
     return this.#requests;
   }
 
-  /** Starts `log()` on every store the client holds now and on each it makes later. */
+  /** Starts `runLogOf` on every store the client holds now and on each it makes later. */
   record(): void {
     this.#recording = true;
-    for (const store of this.#stores.values()) store.log();
+    for (const store of this.#stores.values()) runLogOf(store);
   }
 
-  /** @internal The client made a store. */
-  added(store: RunStore): void {
-    if (this.#recording) store.log();
+  #added(store: RunStore): void {
+    if (this.#recording) runLogOf(store);
     this.#changed();
   }
 
-  /** @internal Runs a control request and records it. */
-  async track<T>(
-    request: Omit<SentControlRequest, 'sentAt' | 'status'>,
-    send: () => Promise<T>,
-  ): Promise<T> {
+  async #track<T>(request: ControlRequest, send: () => Promise<T>): Promise<T> {
     const sent: SentControlRequest = { ...request, sentAt: this.#now(), status: 'pending' };
     this.#put(sent, null);
     try {
@@ -98,13 +111,8 @@ export class ClientInspection {
   }
 }
 
-/** Inspections by the client's `run` function: a client spread into another keeps its own. */
-const inspections = new WeakMap<object, ClientInspection>();
-
-/** @internal Called by `createRunlightClient`. */
-export function registerInspection(run: object, inspection: ClientInspection): void {
-  inspections.set(run, inspection);
-}
+/** One inspection per client (its hooks): a spread copy of a client shares its stores. */
+const inspections = new WeakMap<ClientHooks, ClientInspection>();
 
 /**
  * The developer-tools view of a client made by `createRunlightClient` (or the multiplexed
@@ -114,6 +122,15 @@ export function registerInspection(run: object, inspection: ClientInspection): v
  * const inspection = inspectRunlightClient(client);
  * inspection?.record(); // every store keeps its durable log from now on
  */
-export function inspectRunlightClient(client: { run: object }): ClientInspection | null {
-  return inspections.get(client.run) ?? null;
+export function inspectRunlightClient(
+  client: { run: object } & Partial<ControlMethods>,
+): ClientInspection | null {
+  const hooks = clientHooks.get(client.run);
+  if (hooks === undefined) return null;
+  let inspection = inspections.get(hooks);
+  if (inspection === undefined) {
+    inspection = new ClientInspection(hooks, client);
+    inspections.set(hooks, inspection);
+  }
+  return inspection;
 }

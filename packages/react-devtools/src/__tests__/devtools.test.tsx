@@ -1,4 +1,4 @@
-import { createRunlightClient, inspectRunlightClient } from '@runlight/client';
+import { createRunlightClient, inspectRunlightClient, runLogOf } from '@runlight/client';
 import { act, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRunServer } from '../../../react/src/__tests__/fake-run-server';
@@ -59,8 +59,8 @@ describe('RunlightDevtools', () => {
     const store = client.run('run-1');
     await store.reload();
     // Had the devtools started recording, the snapshot just merged would be in the log.
-    expect(store.log().getState().entries).toEqual([]);
-    expect(store.log().getState().base.revision).toBe(3);
+    expect(runLogOf(store).getState().entries).toEqual([]);
+    expect(runLogOf(store).getState().base.revision).toBe(3);
   });
 
   it('opens with its button (focus to the heading), lists the runs, shows the facts and closes with Escape', async () => {

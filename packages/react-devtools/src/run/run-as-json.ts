@@ -1,4 +1,4 @@
-import { cursorOf, type RunStore, type SentControlRequest } from '@runlight/client';
+import { cursorOf, type RunStore, runLogOf, type SentControlRequest } from '@runlight/client';
 
 /**
  * A run as a bug report can carry it: what the client received from its server — the run
@@ -12,7 +12,7 @@ import { cursorOf, type RunStore, type SentControlRequest } from '@runlight/clie
  */
 export function runAsJson(store: RunStore, requests: readonly SentControlRequest[]): string {
   const state = store.getState();
-  const log = store.log().getState();
+  const log = runLogOf(store).getState();
   const report = {
     runId: store.runId,
     copiedAt: new Date().toISOString(),

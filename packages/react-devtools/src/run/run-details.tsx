@@ -1,4 +1,4 @@
-import type { ClientInspection, RunStore } from '@runlight/client';
+import { type ClientInspection, type RunStore, runLogOf } from '@runlight/client';
 import { RunTimeline } from '@runlight/react';
 import { CopyRunButton } from './copy-run-button';
 import { EventLog } from './event-log';
@@ -16,7 +16,7 @@ export function RunDetails({
   inspection: ClientInspection;
   recovers: boolean;
 }) {
-  const log = store.log();
+  const log = runLogOf(store);
   const state = usePolled(store.getState, [log.subscribe]);
   const logState = usePolled(log.getState, [log.subscribe]);
   const version = usePolled(inspection.getVersion, [inspection.subscribe]);
