@@ -55,6 +55,8 @@ export { selectActivity, selectLeaseExpiry } from './select/select-activity';
 export { selectElapsedMs } from './select/select-elapsed-ms';
 export { selectMessage } from './select/select-message';
 export { activityEquals } from './status/activity-equals';
+export type { RetrySchedule, RunStatusDescription } from './status/describe-run-status';
+export { describeRunStatus } from './status/describe-run-status';
 export type { RunLoadFailure } from './status/load-failure-of';
 export { loadFailureOf } from './status/load-failure-of';
 export type { RunStatusView } from './status/select-run-status';

@@ -6,6 +6,7 @@
 export type {
   ActivityDescription,
   RunLoadFailure,
+  RunStatusDescription,
   RunStatusLabels,
   RunStatusLabelsInput,
   RunStatusView,
@@ -19,6 +20,7 @@ export {
   defaultRunStatusLabels,
   describeActivity,
   describeGap,
+  describeRunStatus,
   describeSpanHeading,
   describeSpanResult,
   formatElapsed,

@@ -1,12 +1,9 @@
-import type { ActivityKind } from '@runlight/client';
 import {
-  type ActivityDescription,
-  describeActivity,
-  loadFailureOf,
-  type RunLoadFailure,
+  describeRunStatus,
+  type RetrySchedule,
+  type RunStatusDescription,
   type RunStatusLabels,
   type RunStatusLabelsInput,
-  type RunStatusView,
   resolveRunStatusLabels,
   runStatusEquals,
   selectRunStatus,
@@ -16,22 +13,13 @@ import { RunlightContext } from '../provider/runlight-context';
 import { useRunStore } from '../provider/use-run-store';
 import { useStoreSelector } from '../provider/use-store-selector';
 
-/** A run's status in words, for the status components and headless ones. */
-export interface RunStatusInfo extends RunStatusView, ActivityDescription {
-  /** No state could be loaded (bad data, refused request): show `label` as an error. */
-  readonly failedToLoad: boolean;
-  /**
-   * Why, when `failedToLoad`: `access-refused` reads `labels.accessRefused`, `not-found`
-   * `labels.notFound`, `unavailable` `labels.error`; `null` otherwise.
-   */
-  readonly loadFailure: RunLoadFailure | null;
-  /** Something is in progress (a spinner rather than a dot). */
-  readonly busy: boolean;
-  /**
-   * Between a failed model attempt the SDK retries and the next one, when the record says when
-   * (`retryAt`, server clock): count down to `at` with `useCountdown`.
-   */
-  readonly retry: RetrySchedule | undefined;
+export type { RetrySchedule };
+
+/**
+ * A run's status in words, for the status components and headless ones: `@runlight/client`'s
+ * `describeRunStatus` (the words every binding shares) with the labels and `recovers` in use.
+ */
+export interface RunStatusInfo extends RunStatusDescription {
   /** The labels in use (the defaults merged with yours), for the texts around the status. */
   readonly labels: RunStatusLabels;
   /** Whether anything recovers a stalled run (the option, else `RunlightProvider`'s). */
@@ -46,22 +34,6 @@ export interface UseRunStatusOptions {
    */
   recovers?: boolean;
 }
-
-/** When a retried model request tries again, and which attempt that is. */
-export interface RetrySchedule {
-  readonly at: string;
-  readonly attempt: number;
-  readonly maxAttempts: number | undefined;
-}
-
-/** Activities during which the run is doing something, rather than waiting or done. */
-const BUSY = new Set<ActivityKind>([
-  'loading',
-  'compacting',
-  'waiting-for-model',
-  'streaming',
-  'working',
-]);
 
 /**
  * The status of a run with its labels, without the ticking time (pass `since` / `until` to
@@ -80,30 +52,8 @@ export function useRunStatus(runId: string, options: UseRunStatusOptions = {}): 
     runStatusEquals,
   );
   const labels = useMemo(() => resolveRunStatusLabels(options.labels), [options.labels]);
-  const loadFailure = loadFailureOf(view);
-  const failedToLoad = loadFailure !== null;
-  const description =
-    loadFailure === null
-      ? describeActivity(view.activity, labels, { recovers })
-      : { label: LOAD_FAILURE_LABEL[loadFailure](labels), detail: undefined };
-  const busy = !failedToLoad && BUSY.has(view.activity.kind);
-  return {
-    ...view,
-    ...description,
-    failedToLoad,
-    loadFailure,
-    busy,
-    retry: retrySchedule(view),
-    labels,
-    recovers,
-  };
+  return { ...describeRunStatus(view, labels, { recovers }), labels, recovers };
 }
-
-const LOAD_FAILURE_LABEL: Record<RunLoadFailure, (labels: RunStatusLabels) => string> = {
-  'access-refused': (labels) => labels.accessRefused,
-  'not-found': (labels) => labels.notFound,
-  unavailable: (labels) => labels.error,
-};
 
 /** The options of `useRunStatus` from a component's props, leaving out what is not given. */
 export function statusOptions(
@@ -126,11 +76,4 @@ export function statusOptions(
 export function useRecovers(own?: boolean): boolean {
   const provided = useContext(RunlightContext)?.recovers ?? false;
   return own ?? provided;
-}
-
-function retrySchedule({ activity }: RunStatusView): RetrySchedule | undefined {
-  const operation = activity.operation;
-  if (activity.kind !== 'waiting-for-model' || activity.attempt === undefined) return undefined;
-  if (operation?.phase !== 'failed' || operation.retryAt === undefined) return undefined;
-  return { at: operation.retryAt, attempt: activity.attempt, maxAttempts: operation.maxAttempts };
 }
