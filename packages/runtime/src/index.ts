@@ -135,6 +135,14 @@ export type {
 } from './store/driver/driver';
 export { createMemoryDriver } from './store/driver/memory-driver';
 export { EventSequenceError, evolveRun, type StoredRunEvent } from './store/log/evolve-run';
+export {
+  type DriverRunEvent,
+  type PackedRunEvent,
+  type StoredEventHead,
+  storedEventHead,
+  unpackStoredEvent,
+  wholeStoredEvent,
+} from './store/log/packed-event';
 export type {
   AssistantAppend,
   OwnerGuard,

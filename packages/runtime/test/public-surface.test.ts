@@ -69,7 +69,10 @@ const SURFACE: Record<string, readonly string[]> = {
     'reduceRecordRunOperation',
     'reduceSaveAssistantCheckpoint',
     'setRawRequestTarget',
+    'storedEventHead',
     'toNodeListener',
+    'unpackStoredEvent',
+    'wholeStoredEvent',
     'writeNodeResponse',
   ],
   '@runlight/runtime/testing': [

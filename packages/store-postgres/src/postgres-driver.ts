@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { AgentRuntimeDriver, StoredRun, StoredRunEvent } from '@runlight/runtime';
+import {
+  type AgentRuntimeDriver,
+  type DriverRunEvent,
+  type StoredEventHead,
+  type StoredRun,
+  storedEventHead,
+} from '@runlight/runtime';
 import { type PostgresSchemaOptions, runlightTables } from './migrate';
 import { type PostgresClient, type SqlStatement, toSqlClient } from './sql-client';
 
@@ -143,7 +149,8 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
     },
 
     async compareAndSet(runId, expectedRevision, snapshot, events, expectedHead) {
-      const head = headOf(snapshot, events);
+      const heads = events.map(storedEventHead);
+      const head = headOf(snapshot, heads);
       if (!head) return false;
       const onHead = expectedRevision !== null && expectedHead !== undefined;
       const values = [
@@ -153,12 +160,12 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
         // The record holds the assistant pointer, never the message: the message is in the
         // event log (the last `assistant-checkpoint` and the `assistant-append`s after it).
         snapshot === null ? null : JSON.stringify(snapshot),
-        events.map((event) => event.revision),
+        heads.map((event) => event.revision),
         head.status,
         head.at,
         // Revisions travel beside the documents: reading them out of the JSON in SQL would
         // make PostgreSQL de-escape it, which refuses text holding \u0000.
-        events.map((event) => JSON.stringify(event satisfies StoredRunEvent)),
+        events.map((event) => JSON.stringify(event satisfies DriverRunEvent)),
         // The lease expiry in a column of its own (null: nobody leases the run), indexed for
         // `findExpiredRuns`; written by the same statement as the event it mirrors.
         head.leaseExpiresAt,
@@ -313,7 +320,7 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
  * expiry and the status of its last status change (null: unchanged by this write) — or the
  * snapshot's, for a write without events.
  */
-function headOf(snapshot: StoredRun | null, events: readonly StoredRunEvent[]) {
+function headOf(snapshot: StoredRun | null, events: readonly StoredEventHead[]) {
   const last = events.at(-1);
   if (!last) {
     if (!snapshot) return null;
@@ -325,11 +332,11 @@ function headOf(snapshot: StoredRun | null, events: readonly StoredRunEvent[]) {
     };
   }
   let status: string | null = null;
-  for (const event of events) if (event.type === 'run-status') status = event.status;
+  for (const event of events) status = event.status ?? status;
   return {
     revision: last.revision,
     at: last.at,
-    leaseExpiresAt: last.leaseExpiresAt ?? null,
+    leaseExpiresAt: last.leaseExpiresAt,
     status: status ?? snapshot?.run.status ?? null,
   };
 }
