@@ -1,5 +1,5 @@
 import type { AgentRuntimeDriver } from '@runlight/runtime';
-import type { StoredRunEvent } from '@runlight/runtime/driver';
+import { type StoredRunEvent, wholeStoredEvent } from '@runlight/runtime/driver';
 
 /** A driver a scenario can break on purpose, one run at a time. */
 export interface FaultDriver extends AgentRuntimeDriver {
@@ -54,14 +54,14 @@ export function faultDriver(driver: AgentRuntimeDriver): FaultDriver {
       if (crashed.has(runId)) return never;
       await healed(runId);
       const crash = crashing.get(runId);
-      if (crash?.(events)) {
+      if (crash?.(events.map(wholeStoredEvent))) {
         crashing.delete(runId);
         crashed.add(runId);
         await driver.compareAndSet(runId, expected, next, events);
         return never;
       }
       const when = losing.get(runId);
-      if (when?.(events)) {
+      if (when?.(events.map(wholeStoredEvent))) {
         losing.delete(runId);
         return false;
       }

@@ -18,6 +18,7 @@ import { assembleMessage } from '../src/assembly/assistant-assembler';
 import type { AgentRuntimeDriver } from '../src/store/driver/driver';
 import { createMemoryDriver } from '../src/store/driver/memory-driver';
 import { evolveRun } from '../src/store/log/evolve-run';
+import { unpackStoredEvent } from '../src/store/log/packed-event';
 import type { StoredRun } from '../src/store/log/stored-run';
 import { measureLongAnswer } from '../src/test-kit/index';
 
@@ -35,7 +36,7 @@ function wholeMessageShadow(inner: AgentRuntimeDriver) {
       const written = await inner.compareAndSet(runId, expected, next, stored, head);
       if (!written) return false;
       // The whole-message scheme wrote the whole record with every write: fold it.
-      const events = stored.map((event) => ({ ...event, runId }) as DurableRunEvent);
+      const events = stored.map((event) => unpackStoredEvent(runId, event) as DurableRunEvent);
       for (const event of events) record = evolveRun(record, event);
       let assistantWrite = false;
       for (const event of events) {

@@ -24,6 +24,7 @@ import { createAgentRuntime } from '../src/runner/agent-runtime';
 import { createAgentRuntimeStore } from '../src/store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../src/store/driver/driver';
 import { createMemoryDriver } from '../src/store/driver/memory-driver';
+import { wholeStoredEvent } from '../src/store/log/packed-event';
 import { scriptedModel } from '../src/testing/scripted-model';
 
 const usage = {
@@ -143,7 +144,8 @@ function countingDriver() {
         counts.writes++;
         counts.bytes += JSON.stringify(next).length + JSON.stringify(events).length;
         for (const event of events) {
-          if (event.type === 'assistant-checkpoint' || event.type === 'assistant-append') {
+          const { type } = wholeStoredEvent(event);
+          if (type === 'assistant-checkpoint' || type === 'assistant-append') {
             counts.checkpointBytes += JSON.stringify(event).length;
           }
         }

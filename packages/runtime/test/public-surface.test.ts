@@ -79,6 +79,9 @@ const SURFACE: Record<string, readonly string[]> = {
     'reduceCreateRun',
     'reduceRecordRunOperation',
     'reduceSaveAssistantCheckpoint',
+    'storedEventHead',
+    'unpackStoredEvent',
+    'wholeStoredEvent',
   ],
 };
 

@@ -1,4 +1,5 @@
 import { type DurableRunEvent, type RunEvent, safeParseRunEvent } from '@runlight/protocol';
+import { unpackStoredEvent } from '@runlight/runtime/driver';
 import type { runlightTables } from './migrate';
 import type { SqlQueryable } from './sql-client';
 
@@ -54,8 +55,8 @@ export class EventLogReader {
   #parse(runId: string, rows: readonly { event: unknown }[]): DurableRunEvent[] {
     const events: DurableRunEvent[] = [];
     for (const row of rows) {
-      // Stored without their run id (the row's key): put it back.
-      const parsed = safeParseRunEvent({ ...(row.event as object), runId });
+      // Stored without their run id (the row's key), packed or whole: put it back.
+      const parsed = safeParseRunEvent(unpackStoredEvent(runId, row.event));
       if (parsed.success && parsed.data.type !== 'run-delta') events.push(parsed.data);
       else
         this.#onError(parsed.success ? new TypeError('a stored event is a delta') : parsed.error);

@@ -22,6 +22,7 @@ export interface RunlightTables {
   liveDeltas: string;
   controlRequests: string;
   runInputs: string;
+  snapshots: string;
 }
 
 /** Validates a schema or channel name: lower-case, so PGlite's unquoted LISTEN agrees too. */
@@ -52,14 +53,18 @@ export function runlightTables(options: PostgresSchemaOptions = {}): RunlightTab
     liveDeltas: table('run_live_deltas'),
     controlRequests: table('run_control_requests'),
     runInputs: table('run_inputs'),
+    snapshots: table('run_snapshots'),
   };
 }
 
 /**
  * The schema. Why these shapes:
  * - `runs` holds one row per run; `revision` is the compare-and-set column (the revision of the
- *   run's last event) and `record` the latest snapshot of the run record — written now and then,
- *   null until the first; the store folds the events after it — never the assistant message.
+ *   run's last event). Its `record` holds the snapshot of rows written before `run_snapshots`.
+ * - `run_snapshots` holds the latest snapshot of the run record — written now and then (every
+ *   64 events), none until the first; the store folds the events after it — never the assistant
+ *   message. Off the run row, which every write rewrites: PostgreSQL logs each new row version
+ *   whole, so a ~700-byte record there cost ~700 bytes of WAL per write.
  * - The assistant message lives in `run_events` (its appends and consolidations, each written
  *   once); the record holds a pointer, so every write rewrites a record of a few hundred bytes
  *   however long the answer grows. `run_assistants` holds checkpoints written before the pointer
@@ -135,6 +140,12 @@ function statements(tables: RunlightTables): string[] {
     )`,
     `CREATE INDEX IF NOT EXISTS ${quoteIdentifier('run_inputs_chat')}
       ON ${tables.runInputs} (chat_id, created_at DESC, run_id DESC) WHERE chat_id IS NOT NULL`,
+    // The latest snapshot record of a run, off the run row (issue 39): the run row is rewritten
+    // by every write (PostgreSQL logs the whole new row version), the snapshot every 64th.
+    `CREATE TABLE IF NOT EXISTS ${tables.snapshots} (
+      run_id text PRIMARY KEY,
+      record json NOT NULL
+    )`,
   ];
 }
 

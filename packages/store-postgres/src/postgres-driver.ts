@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { AgentRuntimeDriver, StoredRun } from '@runlight/runtime';
-import type { StoredRunEvent } from '@runlight/runtime/driver';
+import {
+  type DriverRunEvent,
+  type StoredEventHead,
+  storedEventHead,
+} from '@runlight/runtime/driver';
 import { type PostgresSchemaOptions, runlightTables } from './migrate';
 import { type PostgresClient, type SqlStatement, toSqlClient } from './sql-client';
 
@@ -15,6 +19,8 @@ interface LoadedRow {
    * written before the assistant pointer existed.
    */
   record: (Omit<StoredRun, 'assistant'> & { assistant?: StoredRun['assistant'] }) | null;
+  /** The latest snapshot in `run_snapshots` (null: none, or a row of an earlier version). */
+  snapshot: unknown;
   assistant_revision: number | null;
   checkpoint_revision: number | null;
   message: unknown;
@@ -22,11 +28,12 @@ interface LoadedRow {
 
 /**
  * A normalized `AgentRuntimeDriver` on PostgreSQL (node-postgres `Pool` or PGlite): one row
- * per run — the head (revision, status, lease expiry) in columns, the latest snapshot record
- * in `record` — and the run's durable events in an event table, among them the assistant
+ * per run — the head (revision, status, lease expiry) in columns — the latest snapshot record
+ * in `run_snapshots`, and the run's durable events in an event table, among them the assistant
  * message's appends and consolidations, each written once. A compare-and-set moves the head
- * and appends the event; it rewrites the record only when the store passes a snapshot (now and
- * then), so a write costs about the bytes of its event.
+ * and appends the event; it writes the snapshot only when the store passes one (now and then),
+ * so a write costs about the bytes of its event and of a narrow run row. Snapshots written
+ * before `run_snapshots` existed (in `runs.record`) are still read.
  *
  * Every compare-and-set is ONE statement — data-modifying CTEs that update (or insert) the run
  * row and write its events only when that row was written — so it is atomic without
@@ -45,7 +52,13 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
   const tables = runlightTables(options);
   const name = statementNamer(tables.schema);
 
+  // The snapshot (when the store passes one) goes to its own table, off the run row.
   const writeChildren = `
+    snapshot AS (
+      INSERT INTO ${tables.snapshots} (run_id, record)
+      SELECT $1, $4::json FROM written WHERE $4::json IS NOT NULL
+      ON CONFLICT (run_id) DO UPDATE SET record = excluded.record
+    ),
     events AS (
       INSERT INTO ${tables.events} (run_id, revision, event)
       SELECT $1, event.revision, event.document
@@ -57,8 +70,8 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
   // pointer existed: never written now, so a legacy record keeps naming its own checkpoint.
   const insert = `
     WITH written AS (
-      INSERT INTO ${tables.runs} (id, revision, status, updated_at, record, lease_expires_at)
-      SELECT $1, $3, $6, $7::timestamptz, $4::json, $9::timestamptz
+      INSERT INTO ${tables.runs} (id, revision, status, updated_at, lease_expires_at)
+      SELECT $1, $3, $6, $7::timestamptz, $9::timestamptz
       WHERE $2::integer IS NULL AND $6::text IS NOT NULL
       ON CONFLICT (id) DO NOTHING
       RETURNING id
@@ -68,7 +81,7 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
     WITH written AS (
       UPDATE ${tables.runs}
       SET revision = $3, status = COALESCE($6::text, status), updated_at = $7::timestamptz,
-          record = COALESCE($4::json, record), lease_expires_at = $9::timestamptz
+          lease_expires_at = $9::timestamptz
       WHERE id = $1 AND revision = $2::integer
       RETURNING id
     ),${writeChildren}`;
@@ -87,8 +100,10 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
   const load: SqlStatement = {
     name: name('load'),
     text: `
-      SELECT r.record, r.assistant_revision, a.revision AS checkpoint_revision, a.message
+      SELECT r.record, s.record AS snapshot, r.assistant_revision,
+        a.revision AS checkpoint_revision, a.message
       FROM ${tables.runs} r LEFT JOIN ${tables.assistants} a ON a.run_id = r.id
+      LEFT JOIN ${tables.snapshots} s ON s.run_id = r.id
       WHERE r.id = $1`,
   };
 
@@ -131,7 +146,13 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
   return {
     async load(runId) {
       const [row] = await sql.query<LoadedRow>({ ...load, values: [runId] });
-      if (!row || row.record === null) return null;
+      if (!row) return null;
+      // The snapshot table's, unless the run row holds a later one (written by an earlier
+      // version during a rolling upgrade): either is a valid base, the later folds less.
+      if (row.snapshot !== null && revisionOf(row.snapshot) >= revisionOf(row.record)) {
+        return row.snapshot;
+      }
+      if (row.record === null) return null;
       // Today's records hold the assistant pointer themselves (`assistant` is in the JSON).
       if ('assistant' in row.record) return row.record;
       // A record written before the pointer: its checkpoint is in `run_assistants` (the
@@ -144,7 +165,8 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
     },
 
     async compareAndSet(runId, expectedRevision, snapshot, events, expectedHead) {
-      const head = headOf(snapshot, events);
+      const heads = events.map(storedEventHead);
+      const head = headOf(snapshot, heads);
       if (!head) return false;
       const onHead = expectedRevision !== null && expectedHead !== undefined;
       const values = [
@@ -154,12 +176,12 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
         // The record holds the assistant pointer, never the message: the message is in the
         // event log (the last `assistant-checkpoint` and the `assistant-append`s after it).
         snapshot === null ? null : JSON.stringify(snapshot),
-        events.map((event) => event.revision),
+        heads.map((event) => event.revision),
         head.status,
         head.at,
         // Revisions travel beside the documents: reading them out of the JSON in SQL would
         // make PostgreSQL de-escape it, which refuses text holding \u0000.
-        events.map((event) => JSON.stringify(event satisfies StoredRunEvent)),
+        events.map((event) => JSON.stringify(event satisfies DriverRunEvent)),
         // The lease expiry in a column of its own (null: nobody leases the run), indexed for
         // `findExpiredRuns`; written by the same statement as the event it mirrors.
         head.leaseExpiresAt,
@@ -314,7 +336,7 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
  * expiry and the status of its last status change (null: unchanged by this write) — or the
  * snapshot's, for a write without events.
  */
-function headOf(snapshot: StoredRun | null, events: readonly StoredRunEvent[]) {
+function headOf(snapshot: StoredRun | null, events: readonly StoredEventHead[]) {
   const last = events.at(-1);
   if (!last) {
     if (!snapshot) return null;
@@ -326,13 +348,19 @@ function headOf(snapshot: StoredRun | null, events: readonly StoredRunEvent[]) {
     };
   }
   let status: string | null = null;
-  for (const event of events) if (event.type === 'run-status') status = event.status;
+  for (const event of events) status = event.status ?? status;
   return {
     revision: last.revision,
     at: last.at,
-    leaseExpiresAt: last.leaseExpiresAt ?? null,
+    leaseExpiresAt: last.leaseExpiresAt,
     status: status ?? snapshot?.run.status ?? null,
   };
+}
+
+/** A stored record's revision, for choosing the later of two (-1: none, or unreadable). */
+function revisionOf(record: unknown): number {
+  const revision = (record as { run?: { revision?: unknown } } | null)?.run?.revision;
+  return typeof revision === 'number' ? revision : -1;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   RunEventHub,
   toNodeListener,
 } from '@runlight/runtime';
+import { wholeStoredEvent } from '@runlight/runtime/driver';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { loopbackServers } from '@runlight/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -38,7 +39,8 @@ function dyingDriver(inner: AgentRuntimeDriver, appends: number): AgentRuntimeDr
     async compareAndSet(runId, expected, next, events) {
       if (seen >= appends) return new Promise<boolean>(() => {});
       const written = await inner.compareAndSet(runId, expected, next, events);
-      if (written && events.some((event) => event.type === 'assistant-append')) seen++;
+      if (written && events.some((event) => wholeStoredEvent(event).type === 'assistant-append'))
+        seen++;
       return written;
     },
   };

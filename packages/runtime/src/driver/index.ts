@@ -21,6 +21,14 @@ export type {
   StoredRunInput,
 } from '../store/driver/driver';
 export { EventSequenceError, evolveRun, type StoredRunEvent } from '../store/log/evolve-run';
+export {
+  type DriverRunEvent,
+  type PackedRunEvent,
+  type StoredEventHead,
+  storedEventHead,
+  unpackStoredEvent,
+  wholeStoredEvent,
+} from '../store/log/packed-event';
 export type {
   AssistantAppend,
   OwnerGuard,

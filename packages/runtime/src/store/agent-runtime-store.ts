@@ -11,8 +11,9 @@ import { StoreRecordError } from '../errors/store-record-error';
 import type { AgentRuntimeStore } from './agent-runtime-store-api';
 import { controlRequestsOf } from './control-requests';
 import type { AgentRuntimeDriver } from './driver/driver';
-import { EventSequenceError, evolveRun, toStoredEvent } from './log/evolve-run';
+import { EventSequenceError, evolveRun } from './log/evolve-run';
 import { materialiseAssistant } from './log/materialise-assistant';
+import { packEvent, unpackStoredEvent } from './log/packed-event';
 import {
   type OwnerGuard,
   reduceAcquireRun,
@@ -153,7 +154,7 @@ export function createAgentRuntimeStore(
     const since = base?.snapshotRevision ?? 0;
     const revision = mutation.record.run.revision;
     const snapshot = revision - since >= snapshotEvery ? mutation.record : null;
-    const event = toStoredEvent(mutation.event);
+    const event = packEvent(mutation.event);
     // On top of its own cached write, the store names the head it wrote: a row changed behind
     // its back (corrupt, or rewritten) fails the write instead of being built on.
     const done = await driver.compareAndSet(runId, expected, snapshot, [event], base?.head);
@@ -213,7 +214,10 @@ export function createAgentRuntimeStore(
     }
   }
 
-  /** Stored events (no `runId`; or one naming this run, as written before) validated. */
+  /**
+   * Stored events validated: packed, or whole (no `runId`; or one naming this run, as written
+   * before).
+   */
   function parseEvents(runId: string, raw: readonly unknown[]): DurableRunEvent[] {
     return raw.map((value) => {
       const stored = value as { type?: unknown; runId?: unknown } | null;
@@ -222,9 +226,7 @@ export function createAgentRuntimeStore(
           { path: 'runId', message: `the event names run ${String(stored.runId)}` },
         ]);
       }
-      const event =
-        typeof stored === 'object' && stored !== null ? withRunId(runId, stored) : stored;
-      const parsed = safeParseDurableRunEvent(event);
+      const parsed = safeParseDurableRunEvent(unpackStoredEvent(runId, stored));
       if (!parsed.success) throw new StoreRecordError(runId, 'event', parsed.error.issues);
       return parsed.data;
     });
@@ -337,12 +339,6 @@ export function createAgentRuntimeStore(
     controlRequests: controlRequestsOf(driver, now),
     runInputs: runInputsOf(driver, now),
   });
-}
-
-/** A stored event with its run's id put back, second as in the protocol's own events. */
-function withRunId(runId: string, stored: object): object {
-  const { type, runId: _stored, ...rest } = stored as { type?: unknown; runId?: unknown };
-  return { type, runId, ...rest };
 }
 
 export type { AgentRuntimeStore, ExpiredRun } from './agent-runtime-store-api';

@@ -4,6 +4,7 @@ import {
   createAgentRuntime,
   createAgentRuntimeStore,
 } from '../index';
+import { wholeStoredEvent } from '../store/log/packed-event';
 import { scriptedModel } from '../testing/index';
 
 /** What a counting driver saw: every written compare-and-set, as JSON bytes. */
@@ -55,10 +56,11 @@ export function countingDriver(inner: AgentRuntimeDriver): {
       for (const event of events) {
         const bytes = JSON.stringify(event).length;
         counts.bytes += bytes;
-        if (event.type === 'assistant-append' || event.type === 'assistant-checkpoint') {
+        const { type } = wholeStoredEvent(event);
+        if (type === 'assistant-append' || type === 'assistant-checkpoint') {
           counts.assistantBytes += bytes;
         }
-        if (event.type === 'run-operation') {
+        if (type === 'run-operation') {
           counts.maxOperationRecordBytes = Math.max(counts.maxOperationRecordBytes, record);
         }
       }

@@ -10,7 +10,10 @@ import {
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
 import { describeControlRequestConformance } from './control-request-conformance';
 import { describeLeaseConformance } from './lease-conformance';
-import { describeRecordIntegrityConformance } from './record-integrity-conformance';
+import {
+  describeEnvelopeConformance,
+  describeRecordIntegrityConformance,
+} from './record-integrity-conformance';
 import { describeRunInputConformance } from './run-input-conformance';
 
 /**
@@ -294,6 +297,7 @@ export function describeDriverConformance(
     };
     describeLeaseConformance(context);
     describeRecordIntegrityConformance(context);
+    describeEnvelopeConformance(context);
     describeControlRequestConformance(context);
     describeRunInputConformance(context);
   });

@@ -1,6 +1,9 @@
+import type { DurableRunEvent } from '@runlight/protocol';
 import { assistantMessage, modelRequest } from '@runlight/test-utils';
 import { expect, it } from 'vitest';
 import { createAgentRuntimeStore, StoreConflictError, StoreRecordError } from '../index';
+import type { StoredRunEvent } from '../store/log/evolve-run';
+import { isPackedEvent } from '../store/log/packed-event';
 import type { ConformanceContext } from './conformance-context';
 
 /** A store never writes over what it cannot read: corrupt records and head events. */
@@ -73,6 +76,121 @@ export function describeRecordIntegrityConformance(ctx: ConformanceContext): voi
         modelRequest(0),
       ),
     ).rejects.toSatisfy(StoreRecordError.isInstance);
+    expect((await ctx.target.driver.readEvents(id, 0)).length).toBe(run.revision);
+  });
+}
+
+/**
+ * Both stored envelopes read back (issue 39): events written whole by earlier versions (the
+ * previous envelope), the packed events written now, and a log mixing the two; a packed row that
+ * does not unpack is refused with `StoreRecordError` like any corrupt row.
+ */
+export function describeEnvelopeConformance(ctx: ConformanceContext): void {
+  /** A run as an earlier version stored it: whole events, written straight to the driver. */
+  async function wholeLog(id: string) {
+    const at = (ms: number) => ctx.clock.plus(ms);
+    const lease = { owner: 'owner-a', fencingToken: 1, failure: null };
+    const events: DurableRunEvent[] = [
+      {
+        type: 'run-status',
+        runId: id,
+        revision: 1,
+        at: at(0),
+        leaseExpiresAt: null,
+        change: 'created',
+        status: 'queued',
+        owner: null,
+        fencingToken: 0,
+        failure: null,
+      },
+      {
+        type: 'run-status',
+        runId: id,
+        revision: 2,
+        at: at(1),
+        leaseExpiresAt: at(60_001),
+        change: 'acquired',
+        status: 'running',
+        ...lease,
+      },
+      {
+        type: 'assistant-append',
+        runId: id,
+        revision: 3,
+        at: at(2),
+        leaseExpiresAt: at(60_002),
+        messageId: 'msg-old',
+        baseRevision: 0,
+        chunks: [
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'written ' },
+        ],
+      },
+      {
+        type: 'assistant-append',
+        runId: id,
+        revision: 4,
+        at: at(3),
+        leaseExpiresAt: at(60_003),
+        messageId: 'msg-old',
+        baseRevision: 3,
+        chunks: [{ type: 'text-delta', id: 't', delta: 'whole, ' }],
+      },
+    ];
+    const whole = events.map(({ runId: _runId, ...event }) => event as StoredRunEvent);
+    expect(await ctx.target.driver.compareAndSet(id, null, null, whole)).toBe(true);
+    return events;
+  }
+
+  it('reads a log written in the previous (whole) envelope, and writes packed on top of it', async () => {
+    const id = ctx.runId();
+    const events = await wholeLog(id);
+    expect(await ctx.store.readEvents(id)).toEqual(events);
+    const guard = { owner: 'owner-a', fencingToken: 1, expectedRevision: 4 };
+    const run = await ctx.store.appendAssistant(id, guard, {
+      messageId: 'msg-old',
+      baseRevision: 4,
+      chunks: [
+        { type: 'text-delta', id: 't', delta: 'then packed' },
+        { type: 'text-end', id: 't' },
+      ],
+    });
+    const stored = await ctx.target.driver.readEvents(id, 0);
+    expect(stored.map(isPackedEvent)).toEqual([false, false, false, false, true]);
+    // A fresh store (no write cache) folds and materialises the mixed log.
+    const fresh = createAgentRuntimeStore(ctx.target.driver, { now: ctx.clock.now });
+    const snapshot = await fresh.getSnapshot(id);
+    expect(snapshot.revision).toBe(run.revision);
+    expect(snapshot.assistant?.message.parts).toEqual([
+      { type: 'text', text: 'written whole, then packed', state: 'done' },
+    ]);
+    const [appended] = await fresh.readEvents(id, { afterRevision: 4 });
+    expect(appended).toMatchObject({ type: 'assistant-append', runId: id, baseRevision: 4 });
+  });
+
+  it('refuses a packed event that does not unpack, without writing on top of it', async () => {
+    const { id, guard } = await ctx.acquired();
+    const run = await ctx.store.appendAssistant(id, guard, {
+      messageId: 'm',
+      baseRevision: 0,
+      chunks: [{ type: 'text-delta', id: 't', delta: 'Hi' }],
+    });
+    for (const bad of [
+      { p: 'a', r: run.revision, t: 'yesterday', m: 'm', c: [['t', 't', 'Hi']] },
+      { p: 'a', r: run.revision, t: 0, m: 'm', c: [['?', 't', 'Hi']] },
+      { p: 'z', r: run.revision, t: 0 },
+    ]) {
+      await ctx.target.corruptEvent(id, run.revision, bad);
+      const fresh = createAgentRuntimeStore(ctx.target.driver, { now: ctx.clock.now });
+      await expect(fresh.getSnapshot(id)).rejects.toSatisfy(StoreRecordError.isInstance);
+      await expect(
+        ctx.store.appendAssistant(
+          id,
+          { ...guard, expectedRevision: run.revision },
+          { messageId: 'm', baseRevision: run.revision, chunks: [{ type: 'text-start', id: 'u' }] },
+        ),
+      ).rejects.toSatisfy(StoreRecordError.isInstance);
+    }
     expect((await ctx.target.driver.readEvents(id, 0)).length).toBe(run.revision);
   });
 }

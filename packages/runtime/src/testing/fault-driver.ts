@@ -1,12 +1,16 @@
 import type { AgentRuntimeDriver } from '../store/driver/driver';
 import type { StoredRunEvent } from '../store/log/evolve-run';
+import { wholeStoredEvent } from '../store/log/packed-event';
 
 /** Which driver call a fault hits, and whether it throws before the call or after it landed. */
 export interface DriverFault {
   call: 'load' | 'compareAndSet' | 'readEvents';
   /** `before`: nothing happens, the call throws; `after`: the call lands, then throws. */
   when: 'before' | 'after';
-  /** For `compareAndSet`: only a write whose event matches (default: any write). */
+  /**
+   * For `compareAndSet`: only a write whose event matches (default: any write); it sees the
+   * whole event (without its `runId`), whichever form the store passes.
+   */
   match?: (event: StoredRunEvent) => boolean;
   /** How many matching calls fail (default 1; `Infinity` for an outage). */
   times?: number;
@@ -72,7 +76,7 @@ export function faultyDriver(inner: AgentRuntimeDriver): FaultyDriver {
     },
     load: (runId) => around(take('load'), () => inner.load(runId)),
     compareAndSet: (runId, expected, next, events, head) =>
-      around(take('compareAndSet', events[0]), () =>
+      around(take('compareAndSet', events[0] && wholeStoredEvent(events[0])), () =>
         inner.compareAndSet(runId, expected, next, events, head),
       ),
     readEvents: (runId, after) => around(take('readEvents'), () => inner.readEvents(runId, after)),

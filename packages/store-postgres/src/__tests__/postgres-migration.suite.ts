@@ -52,6 +52,38 @@ export function describeMigrationTests(
     ]);
   });
 
+  it('keeps snapshots off the run row, and loads the later one when an earlier version wrote the row (rolling upgrade)', async () => {
+    const { driver, schema } = await freshDriver();
+    const sql = toSqlClient(getDatabase().client);
+    const { runs, snapshots } = runlightTables({ schema });
+    const store = createAgentRuntimeStore(driver, { now: clock(), snapshotEveryEvents: 2 });
+    await store.createRun({ runId: 'run-1' });
+    let run = await store.acquireRun('run-1', { owner: 'a', leaseMs: 30_000 });
+    const guard = () => ({ owner: 'a', fencingToken: 1, expectedRevision: run.revision });
+    const stored = async () => ({
+      row: (await sql.query<{ record: unknown }>({ text: `SELECT record FROM ${runs}` }))[0]
+        ?.record,
+      snapshot: (
+        await sql.query<{ revision: string }>({
+          text: `SELECT record -> 'run' ->> 'revision' AS revision FROM ${snapshots}`,
+        })
+      )[0]?.revision,
+    });
+    expect(await stored()).toEqual({ row: null, snapshot: '2' });
+    run = await store.recordRunOperation('run-1', guard(), started(0));
+    // An instance of the previous version writes revision 3's record into the run row.
+    const record = (await store.readEvents('run-1')).reduce<StoredRun | null>(evolveRun, null)!;
+    await sql.query({
+      text: `UPDATE ${runs} SET record = $1::json`,
+      values: [JSON.stringify(record)],
+    });
+    expect(await driver.load('run-1')).toEqual(record);
+    run = await store.recordRunOperation('run-1', guard(), completed(0));
+    expect(await stored()).toEqual({ row: record, snapshot: '4' });
+    expect((await driver.load('run-1')) as StoredRun).toMatchObject({ run: { revision: 4 } });
+    expect(await createAgentRuntimeStore(driver).getRun('run-1')).toEqual(run);
+  });
+
   it('migrates a schema of the previous version forward: its run in flight continues with event-only writes', async () => {
     const { driver, schema } = await freshDriver();
     const sql = toSqlClient(getDatabase().client);

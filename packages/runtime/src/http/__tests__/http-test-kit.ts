@@ -6,6 +6,7 @@ import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver/driver';
 import { createMemoryDriver } from '../../store/driver/memory-driver';
+import { unpackStoredEvent } from '../../store/log/packed-event';
 import { OwnedRun } from '../../store/owned-run';
 import { type LatencyOptions, withLatency } from '../../testing/with-latency';
 import { createRunHandlers, type RunHandlersOptions } from '../create-run-handlers';
@@ -127,7 +128,7 @@ export function publishingDriver(driver: AgentRuntimeDriver, hub: RunEventHub) {
       if (written) {
         for (const event of events) {
           if (hold > 0) hold--;
-          else hub.publish({ ...event, runId } as DurableRunEvent);
+          else hub.publish(unpackStoredEvent(runId, event) as DurableRunEvent);
         }
       }
       return written;

@@ -1,4 +1,5 @@
 import type { AgentRuntimeDriver } from '../../store/driver/driver';
+import { type DriverRunEvent, wholeStoredEvent } from '../../store/log/packed-event';
 
 /** One call a process makes to its driver: the method and its arguments. */
 export interface DriverCall {
@@ -30,10 +31,11 @@ export function gatedDriver(
 /** The `run-status` changes a compare-and-set call writes (`lease-released`, …). */
 export function statusChanges(call: DriverCall): string[] {
   if (call.method !== 'compareAndSet') return [];
-  const events = (call.args[3] ?? []) as { type?: string; change?: string }[];
-  return events.flatMap((event) =>
-    event.type === 'run-status' && event.change ? [event.change] : [],
-  );
+  const events = (call.args[3] ?? []) as DriverRunEvent[];
+  return events.flatMap((stored) => {
+    const event = wholeStoredEvent(stored);
+    return event.type === 'run-status' ? [event.change] : [];
+  });
 }
 
 /** A clock that moves forward by 1 ms on every reading (and by `advance`): never two equal times. */

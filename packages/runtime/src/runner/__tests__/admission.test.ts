@@ -4,6 +4,7 @@ import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver/driver';
 import { createMemoryDriver } from '../../store/driver/memory-driver';
 import type { StoredRunEvent } from '../../store/log/evolve-run';
+import { wholeStoredEvent } from '../../store/log/packed-event';
 import { scriptedModel } from '../../testing/scripted-model';
 import { harness, user } from './harness';
 
@@ -13,7 +14,7 @@ function loseOnce(driver: AgentRuntimeDriver, when: (event: StoredRunEvent) => b
   return {
     ...driver,
     compareAndSet: async (runId, expected, next, events, head) => {
-      if (!lost && events[0] && when(events[0])) {
+      if (!lost && events[0] && when(wholeStoredEvent(events[0]))) {
         lost = true;
         return false;
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentRuntimeDriver } from '../../store/driver/driver';
 import { corruptMemoryEvent, createMemoryDriver } from '../../store/driver/memory-driver';
-import type { StoredRunEvent } from '../../store/log/evolve-run';
+import { wholeStoredEvent } from '../../store/log/packed-event';
 import { scriptedModel } from '../../testing/scripted-model';
 import { harness, user } from './harness';
 
@@ -15,7 +15,7 @@ describe('a live run whose latest event row is corrupted (issue 22 item 6)', () 
       ...inner,
       async compareAndSet(runId, expected, next, events, head) {
         const written = await inner.compareAndSet(runId, expected, next, events, head);
-        const event = events[0] as StoredRunEvent | undefined;
+        const event = events[0] && wholeStoredEvent(events[0]);
         if (written && event?.type === 'assistant-append' && ++appends === 2) {
           corruptedAt = event.revision;
           corruptMemoryEvent(inner, runId, event.revision, {

@@ -4,6 +4,7 @@ import { assembleMessage } from '../../assembly/assistant-assembler';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver/driver';
 import { createMemoryDriver } from '../../store/driver/memory-driver';
+import { wholeStoredEvent } from '../../store/log/packed-event';
 import { scriptedModel } from '../../testing/scripted-model';
 import { createAgentRuntime } from '../agent-runtime';
 import { closeAbandonedParts } from '../checkpoints/abandoned-message';
@@ -19,7 +20,8 @@ function dyingDriver(inner: AgentRuntimeDriver, appends: number): AgentRuntimeDr
     async compareAndSet(runId, expected, next, events, head) {
       if (seen >= appends) return new Promise<boolean>(() => {});
       const written = await inner.compareAndSet(runId, expected, next, events, head);
-      if (written && events.some((event) => event.type === 'assistant-append')) seen++;
+      if (written && events.some((event) => wholeStoredEvent(event).type === 'assistant-append'))
+        seen++;
       return written;
     },
   };

@@ -5,6 +5,7 @@ import { createRunHandlers } from '../../http/create-run-handlers';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver/driver';
 import { createMemoryDriver } from '../../store/driver/memory-driver';
+import { wholeStoredEvent } from '../../store/log/packed-event';
 import { scriptedModel } from '../../testing/scripted-model';
 import { harness, nextEvent, user } from './harness';
 
@@ -102,7 +103,10 @@ describe('runtime.close()', () => {
     const driver: AgentRuntimeDriver = {
       ...inner,
       compareAndSet(runId, expected, next, events, ...rest) {
-        if (stuck && events.some((event) => event.type.startsWith('assistant-'))) {
+        if (
+          stuck &&
+          events.some((event) => wholeStoredEvent(event).type.startsWith('assistant-'))
+        ) {
           return new Promise<boolean>(() => {});
         }
         return inner.compareAndSet(runId, expected, next, events, ...rest);

@@ -7,6 +7,7 @@ import { StoreRecordError } from '../../errors/store-record-error';
 import { type AgentRuntimeStore, createAgentRuntimeStore } from '../agent-runtime-store';
 import type { AgentRuntimeDriver } from '../driver/driver';
 import { createMemoryDriver } from '../driver/memory-driver';
+import { type DriverRunEvent, wholeStoredEvent } from '../log/packed-event';
 
 /**
  * A driver keeps the record only as a snapshot now and then; every other load folds the events
@@ -185,8 +186,10 @@ describe('records folded from snapshots and events', () => {
     const lossy: AgentRuntimeDriver = {
       ...memory,
       async readEvents(runId, after) {
-        const events = (await memory.readEvents(runId, after)) as { revision: number }[];
-        return events.map((event) => (event.revision === 2 ? { ...event, revision: 3 } : event));
+        const events = (await memory.readEvents(runId, after)) as DriverRunEvent[];
+        return events
+          .map(wholeStoredEvent)
+          .map((event) => (event.revision === 2 ? { ...event, revision: 3 } : event));
       },
     };
     const reader = createAgentRuntimeStore(lossy);

@@ -1,4 +1,4 @@
-import type { StoredRunEvent } from '../log/evolve-run';
+import type { DriverRunEvent } from '../log/packed-event';
 import type { StoredRun } from '../log/stored-run';
 
 /**
@@ -25,8 +25,12 @@ export interface AgentRuntimeDriver {
    * otherwise change nothing. Resolves `true` when written, `false` when the revision did not
    * match. The head's `leaseExpiresAt` (the last event's) is what `findExpiredRuns` indexes.
    *
-   * Events arrive without their `runId` (the driver keys them by run) and are returned by
-   * `readEvents` as stored.
+   * Events arrive without their `runId` (the driver keys them by run), in the store's packed
+   * form (`PackedRunEvent`: short keys, what the log's order implies left out) or, for an event
+   * the packing cannot give back exactly and for logs written before it, whole
+   * (`StoredRunEvent`); `readEvents` returns them as stored. A driver reads the revision, time,
+   * lease expiry and status it indexes with `storedEventHead` (either form) and treats the rest
+   * as opaque JSON.
    *
    * `expectedHead`, when given, is the JSON text (`JSON.stringify`) of the head event as this
    * store wrote it: the write also requires the stored head event — the one at
@@ -39,7 +43,7 @@ export interface AgentRuntimeDriver {
     runId: string,
     expectedRevision: number | null,
     snapshot: StoredRun | null,
-    events: readonly StoredRunEvent[],
+    events: readonly DriverRunEvent[],
     expectedHead?: string,
   ): Promise<boolean>;
   /** Stored events with `revision > afterRevision`, in revision order. */

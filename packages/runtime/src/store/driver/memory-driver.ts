@@ -1,4 +1,4 @@
-import type { StoredRunEvent } from '../log/evolve-run';
+import { type DriverRunEvent, storedEventHead, storedRevisionOf } from '../log/packed-event';
 import type { StoredRun } from '../log/stored-run';
 import type {
   AgentRuntimeDriver,
@@ -9,7 +9,7 @@ import type {
 
 interface Entry {
   snapshot: StoredRun | null;
-  events: StoredRunEvent[];
+  events: DriverRunEvent[];
   /** The head: the last event's revision and lease expiry (the snapshot's without events). */
   revision: number;
   leaseExpiresAt: string | null;
@@ -54,12 +54,17 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       if (expectedHead !== undefined) {
         // The head event must still be the one the store wrote (see `AgentRuntimeDriver`).
         const head = entry?.events.at(-1);
-        if (head?.revision !== expectedRevision || JSON.stringify(head) !== expectedHead) {
+        if (
+          !head ||
+          storedRevisionOf(head) !== expectedRevision ||
+          JSON.stringify(head) !== expectedHead
+        ) {
           return false;
         }
       }
-      const last = events.at(-1);
-      const copies = structuredClone(events) as StoredRunEvent[];
+      const heads = events.map(storedEventHead);
+      const last = heads.at(-1);
+      const copies = structuredClone(events) as DriverRunEvent[];
       const next: Entry = entry ?? {
         snapshot: null,
         events: [],
@@ -70,14 +75,14 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       };
       next.events.push(...copies);
       if (snapshot) next.snapshot = structuredClone(snapshot);
-      for (const event of copies) {
-        if (event.type === 'run-status') next.ended = TERMINAL.has(event.status);
+      for (const head of heads) {
+        if (head.status !== null) next.ended = TERMINAL.has(head.status);
       }
       if (!last && snapshot) next.ended = TERMINAL.has(snapshot.run.status);
       if (last) {
         next.updatedAt = last.at;
         next.revision = last.revision;
-        next.leaseExpiresAt = last.leaseExpiresAt ?? null;
+        next.leaseExpiresAt = last.leaseExpiresAt;
       } else if (snapshot) {
         next.updatedAt = snapshot.run.updatedAt;
         next.revision = snapshot.run.revision;
@@ -91,8 +96,11 @@ export function createMemoryDriver(): AgentRuntimeDriver {
       // Revisions are dense from 1, so the event after `afterRevision` sits at that index.
       const start = Math.max(0, Math.min(events.length, afterRevision));
       const first = events[start];
-      const aligned = first === undefined || first.revision === afterRevision + 1;
-      const tail = aligned ? events.slice(start) : events.filter((e) => e.revision > afterRevision);
+      const revision = storedRevisionOf;
+      const aligned = first === undefined || revision(first) === afterRevision + 1;
+      const tail = aligned
+        ? events.slice(start)
+        : events.filter((e) => revision(e) > afterRevision);
       return structuredClone(tail);
     },
     async findExpiredRuns({ now, limit }) {
@@ -225,7 +233,7 @@ export function corruptMemoryEvent(
   value: unknown,
 ): void {
   const events = storedEvents.get(driver)?.get(runId)?.events;
-  const index = events?.findIndex((event) => event.revision === revision) ?? -1;
+  const index = events?.findIndex((event) => storedRevisionOf(event) === revision) ?? -1;
   if (!events || index < 0) throw new Error(`No stored event ${runId}@${revision}`);
-  events[index] = value as StoredRunEvent;
+  events[index] = value as DriverRunEvent;
 }

@@ -11,12 +11,6 @@ export type StoredRunEvent = DurableRunEvent extends infer E
     : never
   : never;
 
-/** A durable event as a driver stores it: without its `runId`. */
-export function toStoredEvent(event: DurableRunEvent): StoredRunEvent {
-  const { runId: _runId, ...stored } = event;
-  return stored as StoredRunEvent;
-}
-
 /** Thrown by `evolveRun` for an event that cannot follow the record (a corrupt log). */
 export class EventSequenceError extends Error {
   override readonly name = 'EventSequenceError';

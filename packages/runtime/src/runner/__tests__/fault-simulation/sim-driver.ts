@@ -1,6 +1,7 @@
 import type { DurableRunEvent } from '@runlight/protocol';
 import type { AgentRuntimeDriver } from '../../../store/driver/driver';
 import { evolveRun } from '../../../store/log/evolve-run';
+import { unpackStoredEvent } from '../../../store/log/packed-event';
 import type { StoredRun } from '../../../store/log/stored-run';
 import { SECRET } from './schedule';
 
@@ -115,7 +116,7 @@ export function simDriver(
         // The record the write produced, folded from its events as the store would.
         let record = folded.get(runId) ?? null;
         for (const event of events)
-          record = evolveRun(record, { ...event, runId } as DurableRunEvent);
+          record = evolveRun(record, unpackStoredEvent(runId, event) as DurableRunEvent);
         if (record) folded.set(runId, record);
         landed.push({
           revision: record?.run.revision ?? 0,
