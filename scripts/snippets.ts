@@ -18,8 +18,8 @@
  *   loopback server with the scripted model and the test starts a run through it. Every block
  *   that starts a server (`.listen(`, `export default app`) must carry it — except in the
  *   getting-started guides (`SCAFFOLD_GUIDES`), whose files the scaffold checks paste into a
- *   freshly generated app and run there (`scripts/scaffold-apps.ts`,
- *   `scripts/scaffold-checks.ts`).
+ *   freshly generated app and run there (`scripts/scaffolds/scaffold-apps.ts`,
+ *   `scripts/scaffolds/scaffold-checks.ts`).
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -50,7 +50,7 @@ export const SNIPPET_SOURCES = [
 /**
  * The getting-started guides: every block whose first line names a file is pasted verbatim into
  * an app the framework's own scaffolder made, which `pnpm test:packages` builds and drives
- * (`scripts/scaffold-apps.ts`, `scripts/scaffold-checks.ts`).
+ * (`scripts/scaffolds/scaffold-apps.ts`, `scripts/scaffolds/scaffold-checks.ts`).
  */
 export const SCAFFOLD_GUIDES = { next: 'docs/nextjs.md', vite: 'docs/vite.md' } as const;
 

@@ -102,7 +102,7 @@ describe('the README route snippets, run against a real server', () => {
       /\.listen\(|export default app\b/.test(snippet.code),
     );
     // The getting-started guides' servers run in their scaffold checks
-    // (scripts/scaffold-checks.ts).
+    // (scripts/scaffolds/scaffold-checks.ts).
     const unrun = servers.filter((snippet) => !snippet.run && !snippet.scaffold);
     expect(unrun.map((snippet) => snippet.origin)).toEqual([]);
     expect(runnable.map((snippet) => snippet.origin)).toEqual(

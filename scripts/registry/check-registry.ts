@@ -28,10 +28,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { sh, step, timings } from '../steps';
 import { expectGallery, expectKeyboardPaths } from './registry-gallery';
-import { sh, step, timings } from './steps';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The gallery page: the app's own code using the components (copied into its `app/`). */
 const GALLERY = join(ROOT, 'scripts', 'registry-app', 'app');
 const SHADCN = join(ROOT, 'registry', 'node_modules', '.bin', 'shadcn');

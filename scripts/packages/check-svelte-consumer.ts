@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sh, step } from './steps';
+import { sh, step } from '../steps';
 
 /** What the scratch Svelte app installs beside the Runlight tarballs. */
 const SVELTE_CONSUMER_DEPENDENCIES: Record<string, string> = {

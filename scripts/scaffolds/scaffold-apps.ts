@@ -10,8 +10,8 @@
  */
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { extractSnippets, SCAFFOLD_GUIDES } from './snippets';
-import { sh } from './steps';
+import { extractSnippets, SCAFFOLD_GUIDES } from '../snippets';
+import { sh } from '../steps';
 
 export type ScaffoldKind = keyof typeof SCAFFOLD_GUIDES;
 

@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { sh, step } from '../steps';
 import {
   chatLeaks,
   freePort,
@@ -16,7 +17,6 @@ import {
   unauthenticatedLeaks,
   waitForAnswer,
 } from './scaffold-server';
-import { sh, step } from './steps';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The session the guides' stand-in policy lets in (`RUNLIGHT_SESSION`). */

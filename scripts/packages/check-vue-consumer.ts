@@ -12,7 +12,7 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sh, step } from './steps';
+import { sh, step } from '../steps';
 
 /** What the scratch Vue app installs beside the tarballs. */
 const VUE_APP_DEPENDENCIES: Record<string, string> = {

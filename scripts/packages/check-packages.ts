@@ -31,18 +31,18 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ScaffoldKind, scaffoldApp } from '../scaffolds/scaffold-apps';
+import { checkNextScaffold, checkViteScaffold, launchChromium } from '../scaffolds/scaffold-checks';
+import { writeSnippets } from '../snippets';
+import { sh, step, timings } from '../steps';
 import { checkCli } from './check-cli';
 import { checkEngines } from './check-engines';
 import { checkInstallLines } from './check-install-lines';
 import { checkSvelteConsumer } from './check-svelte-consumer';
 import { checkVueConsumer } from './check-vue-consumer';
 import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
-import { type ScaffoldKind, scaffoldApp } from './scaffold-apps';
-import { checkNextScaffold, checkViteScaffold, launchChromium } from './scaffold-checks';
-import { writeSnippets } from './snippets';
-import { sh, step, timings } from './steps';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEMPLATES = join(ROOT, 'scripts', 'consumers');
 const CHECKOUT = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
 const SCRATCH =
