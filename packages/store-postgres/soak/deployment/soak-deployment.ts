@@ -25,17 +25,14 @@
  * when it waits for the takeover); with `--rounds` above 1, each fault's spread across rounds
  * (min / median / max), e.g. `--faults runner-sigkill --rounds 6` for six takeovers in a row;
  * after a Redis outage, how long after Redis the last process said its bus was back.
- *
  *   pnpm soak:deployment                 # full size: 16 runs per wave, every fault twice
  *   pnpm soak:deployment --size small    # 4 runs per wave, every fault once (pnpm test:soak)
  *   pnpm soak:deployment --size small --bus redis            # the same on the Redis bus
  *   pnpm soak:deployment --faults runner-sigkill --rounds 6  # one fault, six times over
- *   pnpm soak:deployment --faults outage-10s,runner-sigkill --runs 8
  *
- * Needs PostgreSQL at 127.0.0.1:5432 (PGPORT moves it), database `test`, trust auth; uses a
- * fresh schema and drops it; `--bus redis` needs `redis-server` on PATH. `--if-server` skips
- * (exit 0) when PostgreSQL does not answer or there is no `redis-server`. Exits 1 on any
- * violation.
+ * Needs PostgreSQL at 127.0.0.1:5432 (PGPORT moves it), database `test`, trust auth (a fresh
+ * schema, dropped after); `--bus redis` needs `redis-server` on PATH. `--if-server` skips (exit
+ * 0) without either. Exits 1 on any violation.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
