@@ -14,13 +14,19 @@ import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed
  * got `bad_cursor`, and wrote `reconnecting` over the `closed` of the session that followed —
  * the store never settled. A session that joined while such a load was in flight shared it,
  * got nothing merged, and streamed from `@null` as well.
+ *
+ * FC_SEED=1 then found (about one run in five, counterexample
+ * `[[[0,28],[3,6],[2,29],[1,21],[3,15]],17]`) a store that left and joined again before the
+ * shared connection re-opened: the old request's messages for its run, `run-end` included, went
+ * to the new share, which was dropped unanswered — the store stayed `connecting` for good.
  */
 
 /** A `fetch` serving the multiplex routes; snapshot loads and event streams wait for the test. */
 function fakeMultiplexServer() {
   const snapshotLoads: { url: string; answer: (snapshot: RunSnapshot) => void }[] = [];
   const eventRequests: string[] = [];
-  const heldEvents: (() => void)[] = [];
+  /** Every shared connection: the test writes its messages. */
+  const streams: { runs: string[][]; send: (event: string, data: unknown) => void }[] = [];
   const encoder = new TextEncoder();
   const fetch: typeof globalThis.fetch = (input) => {
     const url = new URL(String(input));
@@ -41,23 +47,27 @@ function fakeMultiplexServer() {
         controller = c;
       },
     });
-    heldEvents.push(() => {
-      for (const [runId, cursor] of runs) {
-        const valid = /^\d+(:\d+:\d+)?$/.test(cursor ?? '');
-        const text = valid
-          ? `event: run-open\ndata: ${JSON.stringify({ runId })}\n\n`
-          : `event: run-error\ndata: ${JSON.stringify({ runId, status: 400, code: 'bad_cursor' })}\n\n`;
-        controller.enqueue(encoder.encode(text));
-      }
+    streams.push({
+      runs,
+      send: (event, data) =>
+        controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
     });
     return Promise.resolve(
       new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
     );
   };
+  /** Answers the runs of every connection not answered yet as the runtime does. */
+  let answered = 0;
   const releaseEvents = () => {
-    for (const release of heldEvents.splice(0)) release();
+    for (const stream of streams.slice(answered)) {
+      for (const [runId, cursor] of stream.runs) {
+        if (/^\d+(:\d+:\d+)?$/.test(cursor ?? '')) stream.send('run-open', { runId });
+        else stream.send('run-error', { runId, status: 400, code: 'bad_cursor' });
+      }
+    }
+    answered = streams.length;
   };
-  return { fetch, snapshotLoads, eventRequests, releaseEvents };
+  return { fetch, snapshotLoads, eventRequests, streams, releaseEvents };
 }
 
 function setup() {
@@ -144,5 +154,33 @@ describe('RunMultiplexer: a store that leaves while its snapshot loads, then joi
     expect(store.getState().connection).toBe('idle');
     await vi.advanceTimersByTimeAsync(10);
     expect(client.multiplexer.runIds()).toEqual([]);
+  });
+});
+
+describe('RunMultiplexer: a store that leaves and joins again before the connection re-opens', () => {
+  it('takes nothing from the old request (not its run-end): it waits for the re-open, then follows from its own cursor', async () => {
+    const { server, client, store, on, off } = setup();
+    on();
+    await tick();
+    server.snapshotLoads[0]!.answer(snapshot(5));
+    await vi.advanceTimersByTimeAsync(5);
+    server.releaseEvents();
+    await tick();
+    expect(store.getState().connection).toBe('live');
+    expect(server.streams).toHaveLength(1);
+    off();
+    await tick(); // left: its share is cancelled, a re-open is due in 2 ms
+    on(); // joined again at once (same cursor), before the re-open
+    await vi.advanceTimersByTimeAsync(0);
+    // The old request still carries the run: the server ends its stream there.
+    server.streams[0]!.send('run-end', { runId: RUN_ID });
+    await vi.advanceTimersByTimeAsync(10);
+
+    expect(server.eventRequests).toEqual([`?run=${RUN_ID}%405`, `?run=${RUN_ID}%405`]);
+    expect(client.multiplexer.runIds()).toEqual([RUN_ID]);
+    server.releaseEvents();
+    await tick();
+    expect(store.getState().connection).toBe('live');
+    off();
   });
 });
