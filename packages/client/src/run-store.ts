@@ -14,6 +14,12 @@ export interface RunStoreRecorder {
   committed(previous: RunState, next: RunState): void;
 }
 
+/** The snapshot load in flight, and the signal of the session that asked for it. */
+interface SnapshotLoading {
+  promise: Promise<RunlightClientError | null>;
+  signal: AbortSignal | undefined;
+}
+
 /**
  * The live, merged state of one run, shaped for `useSyncExternalStore`: `getState()` returns
  * a stable object that changes only when something changed, and subscribers are notified
@@ -35,7 +41,7 @@ export class RunStore {
   readonly #durableListeners = new Set<(event: DurableRunEvent) => void>();
   #notifyScheduled = false;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
-  #loading: Promise<RunlightClientError | null> | null = null;
+  #loading: SnapshotLoading | null = null;
   readonly #connection: RunConnection;
   #recorder: RunStoreRecorder | null = null;
 
@@ -50,7 +56,7 @@ export class RunStore {
       commit: (next) => this.#commit(next),
       fail: (error) => this.#fail(error),
       load: (signal) => this.#load(signal),
-      isLoading: () => this.#loading !== null,
+      isLoading: () => this.#isLoading(),
       emitDurable: (event) => {
         for (const listener of this.#durableListeners) listener(event);
       },
@@ -145,8 +151,9 @@ export class RunStore {
 
   /** Loads and merges the snapshot; resolves `null`, or the error it reported on the state. */
   async #load(signal: AbortSignal | undefined): Promise<RunlightClientError | null> {
-    if (this.#loading !== null) return this.#loading;
-    const loading = (async () => {
+    // A load asked for by an ended session merges nothing (see below): it is not shared.
+    if (this.#isLoading()) return this.#loading!.promise;
+    const run = async (): Promise<RunlightClientError | null> => {
       try {
         const loaded = await this.#context.loadSnapshot(this.runId, signal ? { signal } : {});
         if (signal?.aborted) return null;
@@ -159,11 +166,17 @@ export class RunStore {
         this.#fail(error);
         return this.#state.error;
       } finally {
-        this.#loading = null;
+        if (this.#loading === loading) this.#loading = null;
       }
-    })();
+    };
+    const loading: SnapshotLoading = { promise: Promise.resolve(null), signal };
     this.#loading = loading;
-    return loading;
+    loading.promise = run();
+    return loading.promise;
+  }
+
+  #isLoading(): boolean {
+    return this.#loading !== null && this.#loading.signal?.aborted !== true;
   }
 
   #fail(error: unknown): void {

@@ -59,62 +59,85 @@ describe('RunMultiplexer under random joins and leaves (fast-check, loopback HTT
           minLength: 1,
           maxLength: 12,
         }),
-        async (toggles) => {
-          round++;
-          const ids = [0, 1, 2, 3].map((index) => `prop-${round}-${index}`);
-          const handles = ids.map((runId, index) =>
-            runtime.startRun({
-              runId,
-              model: scriptedModel([{ firstTokenMs: 10, tokenMs: 6, text: answer(index) }]),
-              messages: [{ role: 'user', content: 'Go' }],
-            }),
-          );
-          await vi.waitFor(async () => {
-            for (const id of ids) await store.getRun(id);
-          });
-          const client = createMultiplexedRunlightClient({
-            baseUrl,
-            reopenDelayMs: 2,
-            reconnect: { initialDelayMs: 5, maxDelayMs: 20 },
-          });
-          const seen = ids.map(() => [] as string[]);
-          const subscriptions = new Map<number, () => void>();
-          const toggle = (index: number) => {
-            const off = subscriptions.get(index);
-            if (off) {
-              off();
-              subscriptions.delete(index);
-              return;
-            }
-            const runStore = client.run(ids[index]!);
-            subscriptions.set(
-              index,
-              runStore.subscribe(() => seen[index]!.push(textOf(runStore.getState()))),
+        fc.integer({ min: 0, max: 60 }),
+        async (toggles, snapshotMs) => {
+          try {
+            await followRuns(toggles, snapshotMs);
+          } catch (error) {
+            // Printed at once: a CI timeout during shrinking would hide fast-check's report.
+            console.log(
+              `multiplexer property failed for toggles ${JSON.stringify(toggles)}, snapshotMs ${snapshotMs}`,
             );
-          };
-          for (const [index, delay] of toggles) {
-            toggle(index);
-            await sleep(delay);
+            throw error;
           }
-          // Finally every run is watched until it ends.
-          for (const index of [0, 1, 2, 3]) if (!subscriptions.has(index)) toggle(index);
-          await Promise.all(handles.map((handle) => handle.done));
-          await vi.waitFor(
-            () =>
-              expect(ids.every((id) => client.run(id).getState().connection === 'closed')).toBe(
-                true,
-              ),
-            { timeout: 10_000, interval: 10 },
-          );
-          ids.forEach((id, index) => {
-            expect(textOf(client.run(id).getState())).toBe(answer(index));
-            for (const text of seen[index]!) expect(answer(index).startsWith(text)).toBe(true);
-          });
-          for (const off of subscriptions.values()) off();
-          await vi.waitFor(() => expect(client.multiplexer.runIds()).toEqual([]));
         },
       ),
       { numRuns: 8, seed },
     );
   }, 90_000);
 });
+
+/**
+ * Toggles `[run index, then wait ms]`: a store joins or leaves; finally every run is watched.
+ * Every snapshot answer is held `snapshotMs` after it was read, so stores leave and join while
+ * their snapshot loads (and get one older than the run) at generated points, not at the
+ * machine's speed.
+ */
+async function followRuns(toggles: [number, number][], snapshotMs: number): Promise<void> {
+  round++;
+  const ids = [0, 1, 2, 3].map((index) => `prop-${round}-${index}`);
+  const handles = ids.map((runId, index) =>
+    runtime.startRun({
+      runId,
+      model: scriptedModel([{ firstTokenMs: 10, tokenMs: 6, text: answer(index) }]),
+      messages: [{ role: 'user', content: 'Go' }],
+    }),
+  );
+  // Each run exists before a store asks for it (not polled: a loaded machine is slow).
+  await Promise.all(handles.map((handle) => handle.created));
+  const client = createMultiplexedRunlightClient({
+    baseUrl,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).startsWith(`${baseUrl}/runs?ids=`)) await sleep(snapshotMs);
+      return response;
+    },
+    reopenDelayMs: 2,
+    reconnect: { initialDelayMs: 5, maxDelayMs: 20 },
+  });
+  const seen = ids.map(() => [] as string[]);
+  const subscriptions = new Map<number, () => void>();
+  const toggle = (index: number) => {
+    const off = subscriptions.get(index);
+    if (off) {
+      off();
+      subscriptions.delete(index);
+      return;
+    }
+    const runStore = client.run(ids[index]!);
+    subscriptions.set(
+      index,
+      runStore.subscribe(() => seen[index]!.push(textOf(runStore.getState()))),
+    );
+  };
+  for (const [index, delay] of toggles) {
+    toggle(index);
+    await sleep(delay);
+  }
+  // Finally every run is watched until it ends.
+  for (const index of [0, 1, 2, 3]) if (!subscriptions.has(index)) toggle(index);
+  await Promise.all(handles.map((handle) => handle.done));
+  await vi.waitFor(
+    () =>
+      expect(ids.map((id) => client.run(id).getState().connection)).toEqual(
+        ids.map(() => 'closed'),
+      ),
+    { timeout: 10_000, interval: 10 },
+  );
+  ids.forEach((id, index) => {
+    expect(textOf(client.run(id).getState())).toBe(answer(index));
+    for (const text of seen[index]!) expect(answer(index).startsWith(text)).toBe(true);
+  });
+  for (const off of subscriptions.values()) off();
+  await vi.waitFor(() => expect(client.multiplexer.runIds()).toEqual([]));
+}

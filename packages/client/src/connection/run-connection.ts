@@ -104,6 +104,8 @@ export class RunConnection {
         const state = this.#host.state();
         const needsLoad = reloadFirst || state.run === null || state.phase === 'gap';
         const failure = needsLoad ? await this.#host.load(signal) : null;
+        // Left meanwhile (the last subscriber went): this session must not stream or write.
+        if (signal.aborted) return;
         if (failure !== null) throw failure;
         reloadFirst = false;
         if (this.#isComplete()) {
@@ -125,6 +127,7 @@ export class RunConnection {
           // 204: the run has ended and the stream has nothing more. Settle on the terminal
           // snapshot (loaded once if ours is older) and close — no error, no reconnect.
           const loadFailure = this.#isComplete() ? null : await this.#host.load(signal);
+          if (signal.aborted) return;
           if (loadFailure !== null) throw loadFailure;
           this.#end(signal, 'closed');
           return;
@@ -152,6 +155,8 @@ export class RunConnection {
           this.#failures++;
         }
       }
+      // An ended session leaves the state to the next one (a `reset` returns here, not throws).
+      if (signal.aborted) return;
       attempt++;
       if (wait === 'unauthorized') {
         // Waits for `retry()`; a slow retry also picks up headers the app refreshed meanwhile.
@@ -179,7 +184,8 @@ export class RunConnection {
     // The connection's own abort: the session's, or a stall (no byte, not even a heartbeat).
     const connection = new AbortController();
     const onSessionAbort = () => connection.abort(signal.reason);
-    signal.addEventListener('abort', onSessionAbort);
+    if (signal.aborted) onSessionAbort();
+    else signal.addEventListener('abort', onSessionAbort);
     const { stallTimeoutMs } = this.#host.context;
     let stall: ReturnType<typeof setTimeout> | undefined;
     const watch = () => {
@@ -213,6 +219,10 @@ export class RunConnection {
     watch();
     const opened = await openEventStream(context, runId, cursor, withoutLiveCursor, signal);
     if (opened.kind !== 'open') return opened.kind;
+    if (signal.aborted) {
+      await opened.body.cancel().catch(() => {});
+      throw signal.reason;
+    }
     this.#connectionRevision = 0;
     onOpen();
     this.#host.commit({ ...this.#host.state(), connection: 'live', error: null });

@@ -18,6 +18,12 @@ interface Share {
   fail: (error: unknown) => void;
   controller: ReadableStreamDefaultController<Uint8Array> | null;
   ended: boolean;
+  /**
+   * The shared connection whose request named this share (`null` until one does). Only its
+   * messages reach the share: a run that left and joined again must not take the rest of the
+   * old request's stream for it (nor its `run-end`) while it waits for the re-open.
+   */
+  connection: AbortController | null;
 }
 
 const encoder = new TextEncoder();
@@ -103,6 +109,7 @@ export class RunMultiplexer {
         fail: reject,
         controller: null,
         ended: false,
+        connection: null,
       };
       if (signal?.aborted) {
         reject(signal.reason);
@@ -136,7 +143,9 @@ export class RunMultiplexer {
     const connection = new AbortController();
     this.#connection = connection;
     this.#opened++;
-    const query = [...this.#shares.values()]
+    const shares = [...this.#shares.values()];
+    for (const share of shares) share.connection = connection;
+    const query = shares
       .map((share) => `run=${encodeURIComponent(`${share.runId}@${share.cursor}`)}`)
       .join('&');
     void this.#read(connection, `${this.#options.baseUrl}/run-events?${query}`);
@@ -150,7 +159,7 @@ export class RunMultiplexer {
         const text = await response.text().catch(() => '');
         // The request as a whole was refused: every waiting run gets that answer.
         for (const share of [...this.#shares.values()]) {
-          if (share.respond) {
+          if (share.respond && share.connection === connection) {
             share.respond(
               new Response(text, { status: response.status, headers: response.headers }),
             );
@@ -160,8 +169,8 @@ export class RunMultiplexer {
         throw new TypeError(`network: the multiplexed stream answered HTTP ${response.status}`);
       }
       const parser = createParser({
-        onEvent: (message) => this.#route(message),
-        onComment: () => this.#ping(),
+        onEvent: (message) => this.#route(connection, message),
+        onComment: () => this.#ping(connection),
       });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       try {
@@ -181,7 +190,7 @@ export class RunMultiplexer {
     }
   }
 
-  #route(message: EventSourceMessage): void {
+  #route(connection: AbortController, message: EventSourceMessage): void {
     let runId: unknown;
     try {
       runId = (JSON.parse(message.data) as { runId?: unknown }).runId;
@@ -189,7 +198,7 @@ export class RunMultiplexer {
       return;
     }
     const share = typeof runId === 'string' ? this.#shares.get(runId) : undefined;
-    if (share === undefined) return;
+    if (share === undefined || share.connection !== connection) return;
     if (message.event === 'run-open') {
       this.#respond(share);
       return;
@@ -207,6 +216,8 @@ export class RunMultiplexer {
       // The server ended this run's stream (terminal, or after a reset): so does its body.
       this.#shares.delete(share.runId);
       share.ended = true;
+      // Never left waiting: a run that ends before it opened is retried by its store.
+      if (share.respond) share.fail(new TypeError('network: the run ended before it opened'));
       try {
         share.controller?.close();
       } catch {
@@ -245,9 +256,11 @@ export class RunMultiplexer {
   }
 
   /** A heartbeat of the shared connection is a heartbeat of every run on it. */
-  #ping(): void {
+  #ping(connection: AbortController): void {
     const ping = encoder.encode(': ping\n\n');
-    for (const share of this.#shares.values()) share.controller?.enqueue(ping);
+    for (const share of this.#shares.values()) {
+      if (share.connection === connection) share.controller?.enqueue(ping);
+    }
   }
 
   #end(share: Share, error: unknown): void {
