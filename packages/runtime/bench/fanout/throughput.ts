@@ -4,7 +4,9 @@
  * `toUIMessageStream` read to the end, on the same model — `scriptedModel`, and the AI SDK's own
  * `MockLanguageModelV4` + `simulateReadableStream` as the reference for what a model costs.
  * "Per core" is tokens over this process's CPU time (user + system), so idle waits between
- * tokens do not count and a shared machine's other load barely does.
+ * tokens do not count and a shared machine's other load barely does. Each round's own
+ * runtime / bare ratio (the two ran back to back) is shown too, median and range: on a shared
+ * machine one run's overall ratio strays by several hundredths, and the range shows how far.
  *
  *   pnpm bench:fanout --only throughput [--token-ms 20] [--rounds 4]
  *
@@ -86,20 +88,22 @@ type Execute = (model: MockLanguageModelV4) => Promise<void>;
 
 /**
  * Tokens per CPU-second of each side over `rounds` rounds of `RUNS` concurrent runs (after one
- * warm-up round each). The sides take turns round by round, so a drift of the machine's load or
- * of this process's heap during the measurement falls on all of them alike.
+ * warm-up round each), and per round (`rounds` figures each). The sides take turns round by
+ * round, so a drift of the machine's load or of this process's heap during the measurement
+ * falls on all of them alike — and two sides' figures of one round form a pair.
  */
 async function tokensPerCore(
   sides: readonly Execute[],
   model: ModelFactory,
   tokenMs: number,
   rounds: number,
-): Promise<{ perCore: number; wall: number }[]> {
+): Promise<{ perCore: number; wall: number; perRound: number[] }[]> {
   const round = (execute: Execute) =>
     Promise.all(Array.from({ length: RUNS }, () => execute(model(tokenMs))));
   for (const execute of sides) await round(execute);
   const cpuMicros = sides.map(() => 0);
   const wallMs = sides.map(() => 0);
+  const perRound = sides.map((): number[] => []);
   for (let i = 0; i < rounds; i++) {
     for (const [index, execute] of sides.entries()) {
       const cpu = process.cpuUsage();
@@ -107,6 +111,7 @@ async function tokensPerCore(
       await round(execute);
       const used = process.cpuUsage(cpu);
       cpuMicros[index]! += used.user + used.system;
+      perRound[index]!.push((RUNS * TOKENS) / ((used.user + used.system) / 1e6));
       wallMs[index]! += performance.now() - start;
     }
   }
@@ -114,7 +119,26 @@ async function tokensPerCore(
   return sides.map((_, index) => ({
     perCore: tokens / (cpuMicros[index]! / 1e6),
     wall: tokens / (wallMs[index]! / 1000),
+    perRound: perRound[index]!,
   }));
+}
+
+/**
+ * The ratio of two sides round by round (each round's pair ran back to back): its median and
+ * range — how far one round's figure strays on this machine, which the overall ratio hides.
+ */
+function pairedRatios(numerator: number[], denominator: number[]): string {
+  const ratios = numerator
+    .map((value, index) => value / denominator[index]!)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  if (ratios.length === 0) return 'NaN';
+  const middle = ratios.length / 2;
+  const median =
+    ratios.length % 2 === 1
+      ? ratios[Math.floor(middle)]!
+      : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  return `${median.toFixed(2)} (${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)})`;
 }
 
 export async function runThroughput(argv = process.argv.slice(2)): Promise<void> {
@@ -130,7 +154,7 @@ export async function runThroughput(argv = process.argv.slice(2)): Promise<void>
     `\nThroughput: ${RUNS} concurrent runs × ${TOKENS} tokens, ${tokenMs} ms apart, ${rounds} rounds each (+1 warm-up), the sides taking turns round by round, tokens per CPU-second`,
   );
   const rows: Record<string, string>[] = [];
-  const skipped = { perCore: Number.NaN, wall: Number.NaN };
+  const skipped = { perCore: Number.NaN, wall: Number.NaN, perRound: [] };
   for (const model of [
     ['scriptedModel', scripted, 'scripted'],
     ['MockLanguageModelV4 + simulateReadableStream', sdkMock, 'mock'],
@@ -157,6 +181,7 @@ export async function runThroughput(argv = process.argv.slice(2)): Promise<void>
       'bare streamText + toUIMessageStream tok/s/core': baseline.perCore.toFixed(0),
       'runtime tok/s/core': runtime.perCore.toFixed(0),
       'runtime / bare': (runtime.perCore / baseline.perCore).toFixed(2),
+      'per round: median (min–max)': pairedRatios(runtime.perRound, baseline.perRound),
       'bare wall tok/s': baseline.wall.toFixed(0),
       'runtime wall tok/s': runtime.wall.toFixed(0),
     });
