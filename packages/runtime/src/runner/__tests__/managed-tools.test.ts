@@ -7,16 +7,20 @@ import { scriptedModel } from '../../testing/scripted-model';
 import { idempotencyKeyOf } from '../tools/managed-tools';
 import { harness, user } from './harness';
 
-/** A store whose clock can jump past the lease, and a thief that then takes the run. */
+/**
+ * A store, and a thief that takes the run over the same driver ten minutes later: by its clock
+ * the runner's lease has expired, whatever the runner wrote meanwhile (a checkpoint may land
+ * while a tool runs: persistence does not gate tools).
+ */
 function stealableStore() {
-  let offsetMs = 0;
-  const store = createAgentRuntimeStore(createMemoryDriver(), {
-    now: () => new Date(Date.now() + offsetMs),
+  const driver = createMemoryDriver();
+  const store = createAgentRuntimeStore(driver);
+  const thief = createAgentRuntimeStore(driver, {
+    now: () => new Date(Date.now() + 10 * 60_000),
   });
   let stolenAt = 0;
   const steal = async () => {
-    offsetMs = 10 * 60_000;
-    stolenAt = (await store.acquireRun('run-1', { owner: 'worker-b', leaseMs: 30_000 })).revision;
+    stolenAt = (await thief.acquireRun('run-1', { owner: 'worker-b', leaseMs: 30_000 })).revision;
   };
   return { store, steal, stolenAt: () => stolenAt };
 }
