@@ -12,11 +12,19 @@ main(process.argv.slice(2), {
   env: process.env,
   signal: controller.signal,
 }).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exit(code),
   (error: unknown) => {
     process.stderr.write(`runlight: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = EXIT_CODES.internal;
+    exit(EXIT_CODES.internal);
   },
 );
+
+/**
+ * Exits once what was written has been flushed: the run's end decides when the process ends,
+ * not whatever a connection or timer of the client still holds open (a keep-alive socket would
+ * keep a CI step waiting).
+ */
+function exit(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
