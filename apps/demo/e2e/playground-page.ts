@@ -45,7 +45,10 @@ export class PlaygroundPage {
       return run !== null && run !== previous;
     }, before);
     const runId = new URL(this.page.url()).searchParams.get('run')!;
-    await this.page.locator(`[data-testid="run-panel"][data-run-id="${runId}"]`).waitFor();
+    // The first run panel of a cold dev server waits for Vite to compile its modules.
+    await this.page
+      .locator(`[data-testid="run-panel"][data-run-id="${runId}"]`)
+      .waitFor({ timeout: 60_000 });
     return runId;
   }
 

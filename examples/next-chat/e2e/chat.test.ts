@@ -185,7 +185,7 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     const problems = watchConsole(page);
     // Hold the start request back, so that Stop lands while it is under way.
     await page.route('**/api/chat', async (route) => {
-      if (route.request().method() === 'POST') await new Promise((go) => setTimeout(go, 1000));
+      if (route.request().method() === 'POST') await new Promise((go) => setTimeout(go, 3000));
       await route.continue();
     });
     await page.goto(server.url);
