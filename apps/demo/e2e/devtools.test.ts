@@ -13,6 +13,7 @@ import { PROVIDER_SECRET } from '../server/demo-models';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { DevtoolsPanel } from './devtools-page';
 import { launchChromium, PlaygroundPage } from './playground-page';
+import { e2eViteCacheDir } from './vite-cache';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.screenshots/', import.meta.url));
 /** `RUNLIGHT_README_SCREENSHOT=1` also refreshes the devtools README's picture. */
@@ -26,7 +27,12 @@ let devtools: DevtoolsPanel;
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
-  server = await startDemoServer({ port: 0, log: () => {}, viteLogLevel: 'warn' });
+  server = await startDemoServer({
+    viteCacheDir: e2eViteCacheDir(),
+    port: 0,
+    log: () => {},
+    viteLogLevel: 'warn',
+  });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });

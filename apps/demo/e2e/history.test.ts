@@ -3,6 +3,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { launchChromium, PlaygroundPage, type TimelineRow } from './playground-page';
+import { e2eViteCacheDir } from './vite-cache';
 
 /** `RUNLIGHT_README_SCREENSHOT=1` refreshes the README's picture of the timeline. */
 const README_TIMELINE = fileURLToPath(new URL('../../../docs/run-timeline.png', import.meta.url));
@@ -13,7 +14,13 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  server = await startDemoServer({ port: 0, log: () => {}, viteLogLevel: 'warn', watch: false });
+  server = await startDemoServer({
+    viteCacheDir: e2eViteCacheDir(),
+    port: 0,
+    log: () => {},
+    viteLogLevel: 'warn',
+    watch: false,
+  });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
 });

@@ -8,6 +8,7 @@ import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { TOKEN_RANGE } from '../src/scenario-catalog';
 import { NOTES_AFTER_END_MS } from '../src/server-notes';
 import { launchChromium, PlaygroundPage } from './playground-page';
+import { e2eViteCacheDir } from './vite-cache';
 
 const SCREENSHOTS = fileURLToPath(new URL('../.screenshots/', import.meta.url));
 /** `RUNLIGHT_README_SCREENSHOT=1` also refreshes the README's picture. */
@@ -22,6 +23,7 @@ const logs: RuntimeLogEntry[] = [];
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
   server = await startDemoServer({
+    viteCacheDir: e2eViteCacheDir(),
     port: 0,
     log: (entry) => logs.push(entry),
     viteLogLevel: 'warn',

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { launchChromium } from './playground-page';
+import { e2eViteCacheDir } from './vite-cache';
 
 let server: DemoServer;
 let browser: Browser;
@@ -12,7 +13,13 @@ let page: Page;
 const streams = new Map<string, { url: string; protocol?: string }>();
 
 beforeAll(async () => {
-  server = await startDemoServer({ port: 0, log: () => {}, viteLogLevel: 'warn', watch: false });
+  server = await startDemoServer({
+    viteCacheDir: e2eViteCacheDir(),
+    port: 0,
+    log: () => {},
+    viteLogLevel: 'warn',
+    watch: false,
+  });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 1100 } });
   page = await context.newPage();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
 import { CRASH_ANSWER } from '../server/worker-crash-scenario';
 import { launchChromium, PlaygroundPage } from './playground-page';
+import { e2eViteCacheDir } from './vite-cache';
 
 let server: DemoServer;
 let browser: Browser;
@@ -12,6 +13,7 @@ const logs: RuntimeLogEntry[] = [];
 
 beforeAll(async () => {
   server = await startDemoServer({
+    viteCacheDir: e2eViteCacheDir(),
     port: 0,
     log: (entry) => logs.push(entry),
     viteLogLevel: 'warn',

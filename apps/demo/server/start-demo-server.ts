@@ -38,6 +38,12 @@ export interface DemoServerOptions {
   watch?: boolean;
   /** Vite's own log level. Default `info`. */
   viteLogLevel?: 'info' | 'warn' | 'error' | 'silent';
+  /**
+   * Vite's dependency cache (default `node_modules/.vite`). Dev servers started side by side
+   * (test files in parallel workers) each need their own: one re-optimizing the dependencies
+   * invalidates the pages of every other server sharing the folder.
+   */
+  viteCacheDir?: string;
 }
 
 export interface DemoServer {
@@ -169,6 +175,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
           // shows what `pnpm demo` shows, `RunlightDevtools` included (it renders only then).
           define: { 'process.env.NODE_ENV': JSON.stringify('development') },
           logLevel: options.viteLogLevel ?? 'info',
+          ...(options.viteCacheDir === undefined ? {} : { cacheDir: options.viteCacheDir }),
           clearScreen: false,
           server:
             options.watch === false
