@@ -54,6 +54,7 @@ export type { Activity, ActivityKind } from './select/select-activity';
 export { selectActivity, selectLeaseExpiry } from './select/select-activity';
 export { selectElapsedMs } from './select/select-elapsed-ms';
 export { selectMessage } from './select/select-message';
+export { type RunView, selectRunView } from './select/select-run-view';
 export { activityEquals } from './status/activity-equals';
 export type { RetrySchedule, RunStatusDescription } from './status/describe-run-status';
 export { describeRunStatus } from './status/describe-run-status';

@@ -4,55 +4,19 @@ import {
   type ConnectionState,
   type RunlightClientError,
   type RunState,
+  type RunView,
   selectActivity,
-  selectMessage,
+  selectRunView,
 } from '@runlight/client';
-import type { AgentRun, RunOperation, UIMessage } from '@runlight/protocol';
+import type { RunOperation } from '@runlight/protocol';
 import type { MaybeGetter } from './maybe-getter.js';
 import { type Current, selectionOf } from './run-store-of.js';
-
-/** What `useRun` gives by default: the merged state and the client's selections of it. */
-export interface RunView {
-  readonly state: RunState;
-  /** The durable run record, `null` until the first snapshot. */
-  readonly run: AgentRun | null;
-  /** The assistant message so far: the checkpoint with live deltas applied. */
-  readonly message: UIMessage | null;
-  readonly activity: Activity;
-  readonly connection: ConnectionState;
-  /** The last bad input or transport failure; everything else is the last good state. */
-  readonly error: RunlightClientError | null;
-}
 
 export interface UseRunOptions<T> {
   /** Picks the slice a component needs, e.g. `selectMessage`; it updates when that changes. */
   select: (state: RunState) => T;
   /** How two selections compare (default `Object.is`). */
   isEqual?: (a: T, b: T) => boolean;
-}
-
-const views = new WeakMap<RunState, RunView>();
-
-/**
- * The `RunView` of a state; the same state gives the same object.
- *
- * @example
- * const { message, activity } = selectRunView(store.getState());
- */
-export function selectRunView(state: RunState): RunView {
-  let view = views.get(state);
-  if (view === undefined) {
-    view = {
-      state,
-      run: state.run,
-      message: selectMessage(state),
-      activity: selectActivity(state),
-      connection: state.connection,
-      error: state.error,
-    };
-    views.set(state, view);
-  }
-  return view;
 }
 
 /**
@@ -122,3 +86,5 @@ const connectionEquals = (a: RunConnection, b: RunConnection) =>
 export function useRunConnection(runId: MaybeGetter<string>): Current<RunConnection> {
   return selectionOf('useRunConnection', runId, selectConnection, connectionEquals);
 }
+
+export { type RunView, selectRunView };
