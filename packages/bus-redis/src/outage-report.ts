@@ -18,7 +18,12 @@ export class OutageReport {
   readonly #down = new Set<RedisSide>();
   #startedAt: Date | null = null;
   #startedAtMs = 0;
-  #counts: RedisOutageCounts = { droppedDeltas: 0, droppedPointers: 0, failures: 0 };
+  #counts: Required<RedisOutageCounts> = {
+    sentDeltas: 0,
+    droppedDeltas: 0,
+    droppedPointers: 0,
+    failures: 0,
+  };
 
   constructor(report: (error: unknown) => void) {
     this.#report = report;
@@ -38,10 +43,15 @@ export class OutageReport {
     }
     this.#startedAt = new Date();
     this.#startedAtMs = performance.now();
-    this.#counts = { droppedDeltas: 0, droppedPointers: 0, failures: 1 };
+    this.#counts = { sentDeltas: 0, droppedDeltas: 0, droppedPointers: 0, failures: 1 };
     this.#report(
       new RedisBusOutageError({ phase: 'started', startedAt: this.#startedAt }, { cause: error }),
     );
+  }
+
+  /** Live deltas published now: counted while an outage goes on (they wait in the queue). */
+  sent(deltas: number): void {
+    if (this.#startedAt !== null) this.#counts.sentDeltas += deltas;
   }
 
   /** What a failed command carried, lost (its failure is reported through `fail`). */

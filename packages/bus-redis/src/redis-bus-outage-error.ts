@@ -2,6 +2,11 @@ import { RunlightError } from '@runlight/runtime';
 
 /** What a Redis outage cost this process, as reported when it ended. */
 export interface RedisOutageCounts {
+  /**
+   * Live deltas this process published while the outage lasted: queued, then delivered in
+   * order when Redis was back — all but `droppedDeltas` of them (optional: earlier reports).
+   */
+  sentDeltas?: number;
   /** Live deltas Redis never took (watchers elsewhere see a `seq` hole: a `reset`, a reload). */
   droppedDeltas: number;
   /** Durable-event pointers Redis never took (receivers read those events from the store). */
@@ -30,6 +35,8 @@ export class RedisBusOutageError extends RunlightError {
   readonly startedAt: Date;
   /** How long it lasted (monotonic clock); 0 while it goes on. */
   readonly durationMs: number;
+  /** Live deltas published while it lasted (queued; delivered unless dropped). */
+  readonly sentDeltas: number;
   readonly droppedDeltas: number;
   readonly droppedPointers: number;
   readonly failures: number;
@@ -43,12 +50,13 @@ export class RedisBusOutageError extends RunlightError {
     super(
       report.phase === 'started'
         ? 'The Redis event bus lost Redis: live deltas are delayed or dropped until it is back (reported once, and once when it ends)'
-        : `The Redis event bus has Redis back after ${Math.round(report.durationMs)} ms: ${report.droppedDeltas} live deltas and ${report.droppedPointers} durable pointers dropped, ${report.failures} failures`,
+        : `The Redis event bus has Redis back after ${Math.round(report.durationMs)} ms: of ${report.sentDeltas ?? 0} live deltas sent meanwhile ${report.droppedDeltas} and ${report.droppedPointers} durable pointers dropped, ${report.failures} failures`,
       options,
     );
     this.phase = report.phase;
     this.startedAt = report.startedAt;
     this.durationMs = report.phase === 'ended' ? report.durationMs : 0;
+    this.sentDeltas = report.phase === 'ended' ? (report.sentDeltas ?? 0) : 0;
     this.droppedDeltas = report.phase === 'ended' ? report.droppedDeltas : 0;
     this.droppedPointers = report.phase === 'ended' ? report.droppedPointers : 0;
     this.failures = report.phase === 'ended' ? report.failures : 1;

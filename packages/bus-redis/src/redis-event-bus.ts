@@ -229,6 +229,7 @@ class RedisEventBusImpl implements RedisEventBus {
     if (this.#closed) return;
     this.#local.add(event.runId);
     this.#delivery.local(event);
+    if (event.type === 'run-delta') this.#outage.sent(1);
     this.#writer.send(event);
   }
 

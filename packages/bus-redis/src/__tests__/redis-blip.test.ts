@@ -145,6 +145,8 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
       const deltas = () => watched.seen.filter((label) => label.startsWith('d'));
       await vi.waitFor(() => expect(deltas()).toEqual(labels), { timeout: 20_000, interval: 50 });
       expect(reported.droppedDeltas).toBe(0);
+      // The report says so: every delta published while down counted as sent, none dropped.
+      expect(reported.sentDeltas).toBe(seq - 1);
       console.info(
         `12 s outage: ${seq - 1} deltas sent while down, ${deltas().length - 1} delivered, ${reported.droppedDeltas} dropped; reported ${Math.round(reported.durationMs!)} ms, observed ${Math.round(observedMs)} ms`,
       );

@@ -20,11 +20,15 @@ export function checkBusReports(input: {
   let backMs: number | null = null;
   let reports = 0;
   let dropped = 0;
+  let sent = 0;
   for (const [member, mark] of input.marks) {
     const wave = member.busReports.slice(mark);
     reports += wave.length;
     const phases = wave.filter((report) => report.phase !== null);
-    for (const report of phases) dropped += report.droppedDeltas;
+    for (const report of phases) {
+      dropped += report.droppedDeltas;
+      sent += report.sentDeltas ?? 0;
+    }
     if (!input.redisOutage || member.exited) continue;
     const seen = phases.map((report) => report.phase).join(',');
     if (seen !== 'started,ended') {
@@ -33,6 +37,7 @@ export function checkBusReports(input: {
     }
     backMs = Math.max(backMs ?? 0, phases[1]!.at - input.clearedAt);
   }
-  const notes = `${reports} bus reports, ${dropped} deltas dropped`;
+  // Deltas published while Redis was down: queued and delivered when it was back, or dropped.
+  const notes = `${reports} bus reports; deltas sent during the outage ${sent}, delivered ${Math.max(0, sent - dropped)}, dropped ${dropped}`;
   return { violations, notes, backMs };
 }

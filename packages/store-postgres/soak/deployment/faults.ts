@@ -1,4 +1,6 @@
+import type { AgentRuntimeStore } from '@runlight/runtime';
 import type pg from 'pg';
+import { injectClockSkew } from './clock-skew-fault';
 import type { Fleet, Member } from './fleet';
 import type { PgProxy } from './pg-proxy';
 import type { SoakRedis } from './redis-server';
@@ -12,6 +14,7 @@ export const FAULTS = [
   'runner-sigkill',
   'runner-sigstop',
   'rolling-restart',
+  'clock-skew',
 ] as const;
 /** The faults of the Redis bus (`--bus redis`: the soak's own `redis-server`), after those. */
 export const REDIS_FAULTS = ['redis-outage-10s'] as const;
@@ -30,6 +33,12 @@ export interface FaultContext {
   /** Runner names are numbered as they are started. */
   nextRunnerName(): string;
   log(line: string): void;
+  /** The soak's store (on the server, not through the proxy), and the wave's runs. */
+  store: AgentRuntimeStore;
+  runIds: readonly string[];
+  wave: number;
+  /** Records a violation the fault itself found. */
+  violation(line: string): void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,6 +121,8 @@ export async function inject(fault: Fault, context: FaultContext): Promise<strin
       await context.redis.start();
       return 'redis-server SIGKILLed, started again (empty) after 10 s';
     }
+    case 'clock-skew':
+      return injectClockSkew(context);
     case 'rolling-restart': {
       const runner = onlyRunner(context);
       const next = await fleet.start('runner', context.nextRunnerName());

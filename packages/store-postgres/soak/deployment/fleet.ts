@@ -20,7 +20,8 @@ export interface Member {
 
 export interface Fleet {
   readonly members: Member[];
-  start(role: Member['role'], name: string): Promise<Member>;
+  /** `clockOffsetMs`: the process's wall clock that far off (a `Date` preload), as on a bad host. */
+  start(role: Member['role'], name: string, options?: { clockOffsetMs?: number }): Promise<Member>;
   /** The runners alive now. */
   runners(): Member[];
   gateways(): Member[];
@@ -33,6 +34,8 @@ export interface Fleet {
 }
 
 const FILES = { runner: './runner-process.ts', gateway: './gateway-process.ts' } as const;
+/** The preload the clock-skew test uses too: offsets `Date` by `RUNLIGHT_CLOCK_OFFSET_MS`. */
+const CLOCK_OFFSET = fileURLToPath(new URL('../../src/__tests__/clock-offset.ts', import.meta.url));
 
 export function createFleet(env: Record<string, string>): Fleet {
   const members: Member[] = [];
@@ -42,12 +45,14 @@ export function createFleet(env: Record<string, string>): Fleet {
       : new Promise<void>((resolve) => member.child.once('exit', () => resolve()));
   const fleet: Fleet = {
     members,
-    async start(role, name) {
+    async start(role, name, options = {}) {
+      const offset = options.clockOffsetMs;
       const child = fork(fileURLToPath(new URL(FILES[role], import.meta.url)), [], {
         env: {
           ...process.env,
           ...env,
           SOAK_NAME: name,
+          ...(offset === undefined ? {} : { RUNLIGHT_CLOCK_OFFSET_MS: String(offset) }),
           DATABASE_URL: `${env.DATABASE_URL}?application_name=${env.SOAK_APP_PREFIX ?? 'soak-'}${name}`,
         },
         execArgv: [
@@ -55,6 +60,7 @@ export function createFleet(env: Record<string, string>): Fleet {
           'tsx',
           '--conditions=@runlight/source',
           '--unhandled-rejections=strict',
+          ...(offset === undefined ? [] : ['--import', CLOCK_OFFSET]),
         ],
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });

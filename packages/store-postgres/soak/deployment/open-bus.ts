@@ -23,13 +23,20 @@ export interface BusReport {
   type: 'bus-report';
   /** An outage's start or end (`RedisBusOutageError`); null: any other error. */
   phase: 'started' | 'ended' | null;
+  /** Live deltas published during the outage, and of those dropped (the rest delivered). */
+  sentDeltas: number;
   droppedDeltas: number;
 }
 
 function reportToSoak(error: unknown): void {
   const report: BusReport = RedisBusOutageError.isInstance(error)
-    ? { type: 'bus-report', phase: error.phase, droppedDeltas: error.droppedDeltas }
-    : { type: 'bus-report', phase: null, droppedDeltas: 0 };
+    ? {
+        type: 'bus-report',
+        phase: error.phase,
+        sentDeltas: error.sentDeltas,
+        droppedDeltas: error.droppedDeltas,
+      }
+    : { type: 'bus-report', phase: null, sentDeltas: 0, droppedDeltas: 0 };
   process.send?.(report);
 }
 

@@ -5,7 +5,9 @@
  * gateways, runs with tools, approvals and cancels. The faults, one after another, each while a
  * wave of runs streams: a PostgreSQL restart (every connection reset, refused 3 s), a 10 s
  * outage, `pg_terminate_backend` of every connection, the LISTEN backend of a gateway stopped
- * 10 s, SIGKILL and SIGSTOP of the runner, a rolling runner restart. Cancels and approval
+ * 10 s, SIGKILL and SIGSTOP of the runner, a rolling runner restart, and runners whose clocks
+ * are a minute ahead and behind (`clock-skew`: none may take a run whose owner lives; the one
+ * ahead is SIGKILLed and its runs are taken over within the lease). Cancels and approval
  * answers go to the gateways (each approval to both at once: exactly one may be accepted).
  * Live events travel on PostgreSQL's LISTEN/NOTIFY bus, or with `--bus redis` on the Redis
  * Streams bus (`@runlight/bus-redis`, `connectPostgresDeployment({ bus })`) through a
@@ -182,6 +184,10 @@ try {
         leaseMs,
         nextRunnerName,
         log,
+        store,
+        runIds,
+        wave,
+        violation: (line) => violations.push(line),
       });
       const clearedAt = Date.now();
       log(`wave ${wave}: ${fault} cleared (${notes})`);
