@@ -1,3 +1,5 @@
+/** Which approval requests of a message are pending: one definition, from the protocol. */
+export { type PendingApproval, pendingApprovals } from '@runlight/protocol';
 export type { BatchSnapshotContext } from './connection/batch-snapshot-loader';
 export { batchSnapshotLoader } from './connection/batch-snapshot-loader';
 export { cursorOf } from './connection/cursor';

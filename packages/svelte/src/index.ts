@@ -6,6 +6,7 @@
 export type {
   ActivityContext,
   ActivityDescription,
+  PendingApproval,
   RunLoadFailure,
   RunStatusLabels,
   RunStatusLabelsInput,
@@ -25,6 +26,7 @@ export {
   describeSpanHeading,
   describeSpanResult,
   formatElapsed,
+  pendingApprovals,
   resolveRunStatusLabels,
   selectRunStatus,
   statusText,

@@ -36,6 +36,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { pendingApprovals } from '@runlight/protocol';
 import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
 import { migrate } from '../../src/migrate';
@@ -378,10 +379,7 @@ async function approve(runId: string, deadline: number): Promise<void> {
     [
       async () => {
         const snapshot = await store.getSnapshot(runId);
-        const part = snapshot.assistant?.message.parts.find(
-          (candidate) => 'state' in candidate && candidate.state === 'approval-requested',
-        ) as { approval?: { id: string } } | undefined;
-        approvalId = part?.approval?.id;
+        approvalId = pendingApprovals(snapshot.assistant?.message)[0]?.approvalId;
         return approvalId !== undefined;
       },
     ],
