@@ -6,6 +6,10 @@ export { cursorOf } from './connection/cursor';
 export type { LoadedSnapshot, SnapshotLoad } from './connection/fetch-snapshot';
 export type { LeaseExpirySource } from './connection/watch-lease-expiry';
 export { watchLeaseExpiry } from './connection/watch-lease-expiry';
+export type { RunControlResult } from './controls/run-control-result';
+export { settleRunControl, typedControlError } from './controls/run-control-result';
+export type { RunControlsView } from './controls/select-run-controls';
+export { runControlsEquals, selectRunControls } from './controls/select-run-controls';
 export type {
   RunlightClient,
   RunlightClientOptions,

@@ -58,7 +58,7 @@ export {
   useRunConnection,
   useRunOperation,
 } from './runes/use-run.js';
-export type { RunControls } from './runes/use-run-controls.svelte.js';
+export type { RunControlResult, RunControls } from './runes/use-run-controls.svelte.js';
 export { useRunControls } from './runes/use-run-controls.svelte.js';
 export { useRunHistory, useRunTimeline } from './runes/use-run-history.js';
 export { default as RunStatus } from './status/RunStatus.svelte';

@@ -51,13 +51,15 @@ export function ApprovalCard({ runId, text, className }: ApprovalCardProps) {
   const open = approvals.filter((approval) => !answered.has(approval.approvalId));
   const answer = (approvalId: string, approved: boolean) => {
     setAnswered((previous) => new Set(previous).add(approvalId));
-    answerApprovals([{ approvalId, approved }]).catch(() =>
+    // A refused answer (the typed result, never a rejection) shows its buttons again.
+    void answerApprovals([{ approvalId, approved }]).then((result) => {
+      if (result.ok) return;
       setAnswered((previous) => {
         const next = new Set(previous);
         next.delete(approvalId);
         return next;
-      }),
-    );
+      });
+    });
   };
   return (
     <div role="status" aria-live="polite" data-slot="runlight-approval-card">
