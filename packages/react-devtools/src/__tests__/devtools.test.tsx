@@ -1,10 +1,17 @@
-import { createRunlightClient, inspectRunlightClient, runLogOf } from '@runlight/client';
+import {
+  createRunlightClient,
+  inspectRunlightClient,
+  type RunStore,
+  runLogOf,
+  selectActivity,
+} from '@runlight/client';
 import { act, render, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeRunServer } from '../../../react/src/__tests__/fake-run-server';
 import { RunlightDevtools as DevelopmentOnly } from '../index';
 import { RunlightDevtools } from '../production';
 import { runAsJson } from '../run/run-as-json';
+import { useWatchedRun } from '../run/use-watched-run';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const running = {
@@ -39,6 +46,11 @@ function setup() {
     headers: { authorization: SECRET },
   });
   return { server, client };
+}
+
+/** What the devtools show of a run, as they watch it. */
+function WatchedActivity({ store }: { store: RunStore }) {
+  return <p data-testid="kind">{selectActivity(useWatchedRun(store)).kind}</p>;
 }
 
 const shadowOf = (container: HTMLElement) =>
@@ -106,6 +118,65 @@ describe('RunlightDevtools', () => {
     expect(shadow.querySelector('[data-testid="runlight-devtools"]')).toBeNull();
     expect(shadow.activeElement).toBe(toggle);
     off();
+  });
+
+  it('watches a run passively: no connection opened, each change shown at once', async () => {
+    const { client, server } = setup();
+    const store = client.run('run-1');
+    await store.reload();
+    const { getByTestId } = render(<WatchedActivity store={store} />);
+    expect(getByTestId('kind').textContent).toBe('waiting-for-model');
+    await act(async () => {
+      store.applySnapshot({
+        ...running,
+        run: {
+          ...running.run,
+          revision: 4,
+          lastOperation: { ...running.run.lastOperation, phase: 'first-output', firstOutputAt: AT },
+        },
+        revision: 4,
+      });
+    });
+    expect(getByTestId('kind').textContent).toBe('streaming');
+    expect(server.requests.events).toBe(0);
+    expect(store.getState().connection).toBe('idle');
+  });
+
+  it('shows each change of a run at once, without polling', async () => {
+    const { client } = setup();
+    const store = client.run('run-1');
+    await store.reload();
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    const { container } = render(<RunlightDevtools client={client} initialIsOpen />);
+    await waitFor(
+      () =>
+        expect(shadowOf(container)?.querySelector('[data-fact="activity"]')?.textContent).toMatch(
+          /^waiting-for-model/,
+        ),
+      { timeout: 10_000 },
+    );
+    store.applySnapshot({
+      ...running,
+      run: {
+        ...running.run,
+        revision: 4,
+        lastOperation: { ...running.run.lastOperation, phase: 'first-output', firstOutputAt: AT },
+      },
+      revision: 4,
+    });
+    const shadow = shadowOf(container)!;
+    await waitFor(() =>
+      expect(shadow.querySelector('[data-fact="activity"]')?.textContent).toMatch(/^streaming/),
+    );
+    // The run list's entry reads the new activity as well (it was polled every 500 ms).
+    expect(shadow.querySelector('[data-testid="runlight-devtools-run"]')?.textContent).toBe(
+      'run-1Writing the answer',
+    );
+    // No poll of the store or the log (they ran every 250 and 500 ms); the elapsed clock ticks
+    // at 100 ms while a time runs, and `waitFor` retries every 50 ms.
+    const periods = intervals.mock.calls.map(([, ms]) => ms);
+    expect(periods.filter((ms) => ms !== 100 && ms !== 50)).toEqual([]);
+    intervals.mockRestore();
   });
 
   it('records the control requests the client sent and how the server answered', async () => {
