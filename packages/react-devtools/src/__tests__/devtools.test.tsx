@@ -203,6 +203,33 @@ describe('RunlightDevtools', () => {
     ]);
   });
 
+  it('sees the requests of methods taken from the client before it was inspected, and leaves the client as it was', async () => {
+    const client = createRunlightClient({
+      baseUrl: 'http://x/api',
+      fetch: async () => new Response(null, { status: 202 }),
+    });
+    // As a binding or an app captures them at start, before the devtools mount.
+    const { cancel, answerApprovals } = client;
+    const inspection = inspectRunlightClient(client)!;
+    expect(client.cancel).toBe(cancel);
+    expect(client.answerApprovals).toBe(answerApprovals);
+    await cancel('run-1');
+    await answerApprovals('run-1', [
+      { approvalId: 'a1', approved: true },
+      { approvalId: 'a2', approved: false },
+    ]);
+    await expect(answerApprovals('run-1', [])).rejects.toThrow();
+    expect(
+      inspection
+        .controlRequests()
+        .map(({ kind, status, answers, errorKind }) => ({ kind, status, answers, errorKind })),
+    ).toEqual([
+      { kind: 'cancel', status: 'accepted', answers: undefined, errorKind: undefined },
+      { kind: 'approvals', status: 'accepted', answers: 2, errorKind: undefined },
+      { kind: 'approvals', status: 'failed', answers: 0, errorKind: 'invalid-request' },
+    ]);
+  });
+
   it('copies the run as the server sent it, never the client’s headers', async () => {
     const { client } = setup();
     inspectRunlightClient(client)!.record();
