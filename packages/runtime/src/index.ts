@@ -78,6 +78,8 @@ export type {
   RunSubscriptionRefusal,
 } from './http/streams/multiplexed-event-stream';
 export type { RunResetEvent } from './http/streams/run-event-stream';
+export type { RedactedError } from './log/redact-error';
+export { redactError } from './log/redact-error';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
 export { createRunRecovery } from './recovery/create-run-recovery';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';

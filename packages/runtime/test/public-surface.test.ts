@@ -53,6 +53,7 @@ const SURFACE: Record<string, readonly string[]> = {
     'loadChatConversation',
     'pathProblem',
     'readJsonBody',
+    'redactError',
     'setRawRequestTarget',
     'toNodeListener',
     'writeNodeResponse',
