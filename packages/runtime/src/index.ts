@@ -28,6 +28,8 @@ export { AccessPolicyError } from './http/access/access-policy-error';
 export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
 export type { RunCorsOptions, RunCorsPolicy } from './http/access/cors';
 export { createCorsPolicy } from './http/access/cors';
+export type { CrossSiteGuard, CrossSiteOptions } from './http/access/cross-site-guard';
+export { createCrossSiteGuard } from './http/access/cross-site-guard';
 export {
   type ChatConversation,
   createChatReadRoute,

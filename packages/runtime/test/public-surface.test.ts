@@ -42,6 +42,7 @@ const SURFACE: Record<string, readonly string[]> = {
     'createChatRoutes',
     'createChatStartRoute',
     'createCorsPolicy',
+    'createCrossSiteGuard',
     'createMemoryDriver',
     'createMultiplexHandlers',
     'createNodeRequest',
