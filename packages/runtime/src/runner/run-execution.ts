@@ -16,7 +16,12 @@ import { closeAbandonedParts } from './checkpoints/abandoned-message';
 import { CheckpointWriter } from './checkpoints/checkpoint-writer';
 import { consumeChunks } from './checkpoints/consume-chunks';
 import { runCompaction } from './compaction/run-compaction';
-import { type ExecutionContext, executionLog, type RunExecutionDeps } from './execution-context';
+import {
+  type ExecutionContext,
+  type ExecutionModel,
+  executionLog,
+  type RunExecutionDeps,
+} from './execution-context';
 import { currentRun, endExecution } from './lifecycle/execution-end';
 import { ExecutionStop, RunStoppedError } from './lifecycle/execution-stop';
 import { renewLeaseOf, startLeaseHeartbeat } from './lifecycle/lease-heartbeat';
@@ -64,6 +69,8 @@ export class RunExecution {
   readonly #writer: CheckpointWriter;
   /** The assistant write the execution starts on, and the revision of its acquisition. */
   readonly #startBase: number;
+  /** The provider and model this execution's log entries name (set by `execute`). */
+  readonly #model: ExecutionModel = {};
   readonly #acquiredRevision: number;
 
   constructor(
@@ -72,7 +79,7 @@ export class RunExecution {
     start: { message: UIMessage; baseRevision: number; controller: AbortController },
   ) {
     this.runId = acquired.id;
-    const log = executionLog(deps.log, acquired.id);
+    const log = executionLog(deps.log, acquired.id, this.#model);
     this.#stop = new ExecutionStop(start.controller, log);
     this.#context = {
       runId: acquired.id,
@@ -102,6 +109,9 @@ export class RunExecution {
     resumed: { approvalCheckpoint: boolean },
   ): Promise<AgentRun> {
     const context = this.#context;
+    const { modelId, provider } = describeModel(options.model);
+    this.#model.model = modelId;
+    if (provider !== undefined) this.#model.provider = provider;
     const heartbeat = startLeaseHeartbeat(context.deps.leaseMs, {
       lastWriteAt: () => context.lastWriteAt,
       stopped: () => this.#stop.stopped(),
