@@ -21,7 +21,7 @@ Options:
       --json                   Machine output: one JSON object a line, no colour
       --text                   tail: stream the assistant's text as well
       --wait <seconds>         Wait this long for a run that does not exist yet or a server that
-                               does not answer (default 30)
+                               does not answer, at any time (default 30)
       --recovers               The deployment recovers stalled runs (a stall reads "recovering")
       --no-color               No colour (also NO_COLOR=1; colour only on a TTY)
   -h, --help                   This help

@@ -21,8 +21,16 @@ export function sinceStart(ms: number | null): string {
 export function renderTailLine(record: TailRecord, style: Style): string | null {
   switch (record.type) {
     case 'phase': {
-      const head = `${style.paint('dim', (record.at ?? '-').padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(record.elapsedMs))}`;
-      const lines = [`${head}  ${style.paint(activityColour(record.activity), record.text)}`];
+      const { line } = record;
+      const head = `${style.paint('dim', (line?.at ?? record.at ?? '-').padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(line?.elapsedMs ?? record.elapsedMs))}`;
+      // A phase that began before the line above says when, instead of going back in time.
+      const began =
+        line === undefined
+          ? ''
+          : style.paint('dim', `${line.resumed ? ' — resumed' : ''} (since ${record.at})`);
+      const lines = [
+        `${head}  ${style.paint(activityColour(record.activity), record.text)}${began}`,
+      ];
       for (const approval of record.approvals ?? []) {
         lines.push(
           `${' '.repeat(AT_WIDTH + 14)}${approval.toolName} ${style.paint('dim', `(approval ${approval.approvalId})`)}`,
@@ -30,6 +38,7 @@ export function renderTailLine(record: TailRecord, style: Style): string | null 
       }
       return lines.join('\n');
     }
+    case 'connection':
     case 'takeover': {
       const head = `${style.paint('dim', record.at.padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(record.elapsedMs))}`;
       return `${head}  ${style.paint('yellow', record.text)}`;
