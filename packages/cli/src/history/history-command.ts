@@ -13,6 +13,7 @@ import { EXIT_CODES } from '../exit-codes';
 import { clientOptions } from '../output/client-options';
 import { ContactWatch } from '../output/contact-watch';
 import type { CliIo } from '../output/io';
+import { jsonLine } from '../output/neutralize';
 import { activityColour, styleFor } from '../output/style';
 import { ANSWER_GRACE_MS, unreadable, unreadableText } from '../output/unreadable';
 import { statusWords } from '../tail/phase-tracker';
@@ -50,7 +51,7 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
     const totalMs = Math.max(0, untilMs - Date.parse(run.createdAt));
     if (options.json) {
       io.stdout.write(
-        `${JSON.stringify({
+        `${jsonLine({
           type: 'history',
           runId,
           activity: view.activity.kind,
@@ -106,7 +107,7 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
             : unreadableText(reason, state);
         if (options.json) {
           const record = { type: 'error', runId, reason, text: words, exitCode: 4 };
-          io.stdout.write(`${JSON.stringify(record)}\n`);
+          io.stdout.write(`${jsonLine(record)}\n`);
         } else io.stderr.write(`runlight: ${words} (run ${runId})\n`);
         finish(EXIT_CODES.unreadable);
         return;

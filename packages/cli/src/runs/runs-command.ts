@@ -4,6 +4,7 @@ import { EXIT_CODES } from '../exit-codes';
 import { clientOptions } from '../output/client-options';
 import { ContactWatch } from '../output/contact-watch';
 import type { CliIo } from '../output/io';
+import { jsonLine } from '../output/neutralize';
 import { activityColour, styleFor } from '../output/style';
 import { unreadable, unreadableText } from '../output/unreadable';
 import { followRun } from '../tail/follow-run';
@@ -32,7 +33,7 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
   const contacts = new Map<string, ContactWatch>();
 
   const emit = (record: TailRecord) => {
-    if (options.json) io.stdout.write(`${JSON.stringify(record)}\n`);
+    if (options.json) io.stdout.write(`${jsonLine(record)}\n`);
     else if (!table) {
       const line = renderTailLine(record, style);
       if (line === null) return;
@@ -99,7 +100,7 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
             : EXIT_CODES.completed;
       if (options.json) {
         const runs = Object.fromEntries(runIds.map((runId) => [runId, ends.get(runId)]));
-        io.stdout.write(`${JSON.stringify({ type: 'summary', runs, exitCode: code })}\n`);
+        io.stdout.write(`${jsonLine({ type: 'summary', runs, exitCode: code })}\n`);
       }
       finish(code);
     };

@@ -1,4 +1,5 @@
 import { formatElapsed } from '@runlight/client';
+import { neutralize } from '../output/neutralize';
 import { activityColour, type Style } from '../output/style';
 import type { TailRecord } from './tail-records';
 
@@ -33,7 +34,8 @@ export function renderTailLine(record: TailRecord, style: Style): string | null 
       ];
       for (const approval of record.approvals ?? []) {
         lines.push(
-          `${' '.repeat(AT_WIDTH + 14)}${approval.toolName} ${style.paint('dim', `(approval ${approval.approvalId})`)}`,
+          // A tool's name and an approval id are the run's: shown, never acted on.
+          `${' '.repeat(AT_WIDTH + 14)}${neutralize(approval.toolName)} ${style.paint('dim', `(approval ${neutralize(approval.approvalId)})`)}`,
         );
       }
       return lines.join('\n');

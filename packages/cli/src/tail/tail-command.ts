@@ -11,6 +11,7 @@ import { clientOptions } from '../output/client-options';
 import { ContactWatch } from '../output/contact-watch';
 import type { CliIo } from '../output/io';
 import { LineWriter } from '../output/line-writer';
+import { jsonLine, neutralize } from '../output/neutralize';
 import { activityColour, styleFor } from '../output/style';
 import { unreadable, unreadableText } from '../output/unreadable';
 import { followRun } from './follow-run';
@@ -40,7 +41,7 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     // Nothing ticks under the line that says the run ended.
     if (record.type === 'phase' && TERMINAL.has(record.activity)) out.footer(null);
     if (options.json) {
-      io.stdout.write(`${JSON.stringify(record)}\n`);
+      io.stdout.write(`${jsonLine(record)}\n`);
       return;
     }
     const line = renderTailLine(record, style);
@@ -68,8 +69,9 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     printedText = text;
   };
   const emitText = (delta: string) => {
-    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'text', runId, delta })}\n`);
-    else out.raw(delta);
+    if (options.json) io.stdout.write(`${jsonLine({ type: 'text', runId, delta })}\n`);
+    // The model's text is the run's, not ours: shown, never acted on by the terminal.
+    else out.raw(options.raw ? delta : neutralize(delta));
   };
 
   return new Promise<number>((resolve) => {
