@@ -1,9 +1,15 @@
+/** Which approval requests of a message are pending: one definition, from the protocol. */
+export { type PendingApproval, pendingApprovals } from '@runlight/protocol';
 export type { BatchSnapshotContext } from './connection/batch-snapshot-loader';
 export { batchSnapshotLoader } from './connection/batch-snapshot-loader';
 export { cursorOf } from './connection/cursor';
 export type { LoadedSnapshot, SnapshotLoad } from './connection/fetch-snapshot';
 export type { LeaseExpirySource } from './connection/watch-lease-expiry';
 export { watchLeaseExpiry } from './connection/watch-lease-expiry';
+export type { RunControlResult } from './controls/run-control-result';
+export { settleRunControl, typedControlError } from './controls/run-control-result';
+export type { RunControlsView } from './controls/select-run-controls';
+export { runControlsEquals, selectRunControls } from './controls/select-run-controls';
 export type {
   RunlightClient,
   RunlightClientOptions,

@@ -1,6 +1,7 @@
 export { CallbackResultError } from './errors/callback-result-error';
 export type { FencingReason } from './errors/fencing-error';
 export { FencingError } from './errors/fencing-error';
+export { InvalidChatIdError } from './errors/invalid-chat-id-error';
 export { InvalidRunIdError } from './errors/invalid-run-id-error';
 export type { TransitionRule } from './errors/invalid-transition-error';
 export { InvalidTransitionError } from './errors/invalid-transition-error';

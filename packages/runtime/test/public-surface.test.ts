@@ -20,6 +20,7 @@ const SURFACE: Record<string, readonly string[]> = {
     'DEFAULT_CLOSE_TIMEOUT_MS',
     'DEFAULT_MAX_TOOL_RESULT_BYTES',
     'FencingError',
+    'InvalidChatIdError',
     'InvalidRunIdError',
     'InvalidTransitionError',
     'MODEL_CALL_OPTION_KEYS',

@@ -6,6 +6,7 @@
 export type {
   ActivityContext,
   ActivityDescription,
+  PendingApproval,
   RunLoadFailure,
   RunStatusLabels,
   RunStatusLabelsInput,
@@ -25,6 +26,7 @@ export {
   describeSpanHeading,
   describeSpanResult,
   formatElapsed,
+  pendingApprovals,
   resolveRunStatusLabels,
   selectRunStatus,
   statusText,
@@ -54,7 +56,7 @@ export {
   useRunConnection,
   useRunOperation,
 } from './runes/use-run.js';
-export type { RunControls } from './runes/use-run-controls.svelte.js';
+export type { RunControlResult, RunControls } from './runes/use-run-controls.svelte.js';
 export { useRunControls } from './runes/use-run-controls.svelte.js';
 export { useRunHistory, useRunTimeline } from './runes/use-run-history.js';
 export { default as RunStatus } from './status/RunStatus.svelte';

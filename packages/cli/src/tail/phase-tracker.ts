@@ -7,7 +7,7 @@ import {
   selectRunStatus,
   statusText,
 } from '@runlight/client';
-import type { DurableRunEvent, UIMessage } from '@runlight/protocol';
+import { type DurableRunEvent, pendingApprovals, type UIMessage } from '@runlight/protocol';
 import { SERVER_BACK, SERVER_GONE } from '../output/unreadable';
 import { type AwaitedApproval, between, type TailRecord } from './tail-records';
 
@@ -219,15 +219,5 @@ export function secondsUntil(at: string, clockOffsetMs: number | null, now: numb
 /** The tool calls waiting on an answer, while the run awaits approval. */
 function awaitedApprovals(message: UIMessage | null, activity: Activity): AwaitedApproval[] {
   if (message === null || activity.kind !== 'awaiting-approval') return [];
-  const awaited: AwaitedApproval[] = [];
-  for (const part of message.parts) {
-    if (!('state' in part) || part.state !== 'approval-requested' || !('approval' in part))
-      continue;
-    const toolName =
-      'toolName' in part && typeof part.toolName === 'string'
-        ? part.toolName
-        : part.type.replace(/^tool-/, '');
-    awaited.push({ approvalId: part.approval.id, toolName });
-  }
-  return awaited;
+  return pendingApprovals(message).map(({ approvalId, toolName }) => ({ approvalId, toolName }));
 }
