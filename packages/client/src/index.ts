@@ -81,6 +81,11 @@ export { loadFailureOf } from './status/load-failure-of';
 export { runlightStatusCss } from './status/run-status-css';
 export type { RunStatusView } from './status/select-run-status';
 export { runStatusEquals, selectRunStatus } from './status/select-run-status';
+export type { TabChannel, TabEnvironment, TabLocks } from './tabs/tab-environment';
+export { defaultTabEnvironment } from './tabs/tab-environment';
+export type { TabShare } from './tabs/tab-share';
+export type { TabSharedFetch, TabSharingOptions } from './tabs/tab-shared-fetch';
+export { shareTabs } from './tabs/tab-shared-fetch';
 export type {
   RunTimelineModel,
   TimelineGap,
