@@ -34,6 +34,7 @@ const SURFACE = [
   'RunEventRefSchema',
   'RunEventSchema',
   'RunFailureSchema',
+  'RunHandOffSchema',
   'RunIdSchema',
   'RunOperationEventSchema',
   'RunOperationSchema',
