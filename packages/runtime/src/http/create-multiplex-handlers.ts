@@ -19,7 +19,7 @@ import { parseRunCursor, START_CURSOR } from './streams/run-cursor';
 import { DEFAULT_MAX_EVENT_BYTES } from './streams/sse-event-size';
 
 export interface MultiplexHandlersOptions {
-  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents'>;
+  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'now'>;
   runtime: RunEventSource;
   /** Interval of the one `: ping` of an idle multiplexed stream. Default 15 000 ms. */
   heartbeatMs?: number;
@@ -135,7 +135,10 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const exposeInternals = options.exposeInternals === true;
-  const now = options.now ?? (() => new Date());
+  // The clock that decides the store's leases (the database's), so a page compares a lease
+  // expiry with the time it was written in, whatever this process's wall clock says.
+  const now = async () =>
+    options.now?.() ?? (await store.now?.().catch(() => undefined)) ?? new Date();
   const onError = options.onError ?? (() => {});
   const policyConcurrency = options.policyConcurrency ?? DEFAULT_POLICY_CONCURRENCY;
   const own = optionalAccessPolicy(options.authorize, 'createMultiplexHandlers');
@@ -231,7 +234,7 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
             }
           },
         );
-        const serverTime = now().toISOString();
+        const serverTime = (await now()).toISOString();
         results.forEach((result, index) => {
           const runId = ids[index]!;
           if (result === 'missing') body.missing.push(runId);

@@ -15,6 +15,7 @@ import { StepSequence } from './admission/step-sequence';
 import { closeAbandonedParts } from './checkpoints/abandoned-message';
 import { CheckpointWriter } from './checkpoints/checkpoint-writer';
 import { consumeChunks } from './checkpoints/consume-chunks';
+import { continueTextPart, reopenContinuedText } from './checkpoints/continued-text';
 import { runCompaction } from './compaction/run-compaction';
 import {
   type ExecutionContext,
@@ -72,6 +73,8 @@ export class RunExecution {
   /** The provider and model this execution's log entries name (set by `execute`). */
   readonly #model: ExecutionModel = {};
   readonly #acquiredRevision: number;
+  /** The execution continues the stored message's last text part (`continued-text.ts`). */
+  readonly #continuesText: boolean;
 
   constructor(
     deps: RunExecutionDeps,
@@ -96,7 +99,12 @@ export class RunExecution {
     // A previous owner that died mid-operation left its streaming parts open: close them.
     const abandoned = acquired.lastOperation && !isTerminalPhase(acquired.lastOperation.phase);
     const message = abandoned ? closeAbandonedParts(start.message) : start.message;
-    this.#writer = new CheckpointWriter(this.#context, message, start.baseRevision);
+    // A takeover (a hand-off's or a crash's) continues the text part it was writing.
+    const continued = acquired.fencingToken > 1 ? reopenContinuedText(message) : null;
+    this.#continuesText = continued !== null;
+    this.#writer = new CheckpointWriter(this.#context, continued ?? message, start.baseRevision, {
+      continuesText: this.#continuesText,
+    });
     this.#startBase = start.baseRevision;
     this.#acquiredRevision = acquired.revision;
     this.#recorder = new OperationRecorder(this.#context, acquired.lastOperation);
@@ -252,7 +260,8 @@ export class RunExecution {
       redactToolErrors: false,
     });
 
-    await consumeChunks(context, chunks, this.#writer, this.#steps, (error) =>
+    const continued = this.#continuesText ? chunks.pipeThrough(continueTextPart()) : chunks;
+    await consumeChunks(context, continued, this.#writer, this.#steps, (error) =>
       onStreamBreak(error, this.#recorder, stop),
     );
   }
