@@ -1,4 +1,3 @@
-import { assistantMessage, manualClock, modelRequest } from '@runlight/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type AgentRuntimeStore,
@@ -9,6 +8,7 @@ import {
 } from '../index';
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
 import { describeControlRequestConformance } from './control-request-conformance';
+import { assistantMessage, manualClock, modelRequest } from './kit-fixtures';
 import { describeLeaseConformance } from './lease-conformance';
 import {
   describeEnvelopeConformance,
