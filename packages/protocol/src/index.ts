@@ -68,6 +68,8 @@ export {
   RunUnauthorizedSchema,
   ServedRunEventSchema,
 } from './run-event';
+export type { RunHandOff } from './run-hand-off';
+export { RunHandOffSchema } from './run-hand-off';
 export type {
   CompactionOutcome,
   ModelFailureReason,

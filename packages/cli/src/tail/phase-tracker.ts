@@ -31,6 +31,8 @@ export class PhaseTracker {
   readonly #now: () => number;
   #lastKey: string | null = null;
   #owner: string | null | undefined = undefined;
+  /** Whether the owner held a lease: a paused run's (released) is resumed, not taken over. */
+  #leased = false;
   #createdAt: string | undefined;
   /** Every phase printed, by activity and start: one printed again is a resumed phase. */
   readonly #printed = new Set<string>();
@@ -53,6 +55,7 @@ export class PhaseTracker {
     if (run !== null) {
       this.#createdAt = run.createdAt;
       this.#owner = run.owner;
+      this.#leased = run.leaseExpiresAt !== null;
     }
     const view = selectRunStatus(state);
     const { activity } = view;
@@ -141,24 +144,33 @@ export class PhaseTracker {
 
   /**
    * A durable event as it is merged: an acquisition by another owner than the one holding the
-   * run is a takeover (a resume after approvals follows a release, owner null: not one).
+   * run's lease is a takeover — or, when the record says the lease was handed over (a graceful
+   * shutdown), a planned hand-off. A resume after approvals follows a release (no lease): another
+   * worker answering through a gateway is neither.
    */
   observeEvent(event: DurableRunEvent): TailRecord[] {
+    const leased = this.#leased;
+    if (event.leaseExpiresAt !== undefined) this.#leased = event.leaseExpiresAt !== null;
     if (event.type !== 'run-status') return [];
     const previous = this.#owner;
     this.#owner = event.owner;
     const takenOver =
       event.change === 'acquired' &&
+      leased &&
       previous != null &&
       event.owner !== null &&
       event.owner !== previous;
     if (!takenOver) return [];
     const at = this.#lineTime(event.at, false)?.at ?? event.at;
+    const planned = event.handOff?.to !== undefined;
     return [
       {
         type: 'takeover',
         runId: this.#runId,
-        text: defaultRunStatusLabels.failure.ownership_lost,
+        text: planned
+          ? defaultRunStatusLabels.handedOver
+          : defaultRunStatusLabels.failure.ownership_lost,
+        ...(planned ? { planned: true as const } : {}),
         at,
         elapsedMs: between(this.#createdAt, at),
       },

@@ -45,6 +45,8 @@ export type TailRecord =
       readonly type: 'takeover';
       readonly runId: string;
       readonly text: string;
+      /** True for a planned hand-off (the previous owner shut down gracefully), not a crash. */
+      readonly planned?: true;
       /** When the new owner acquired the run (the event's commit time). */
       readonly at: string;
       readonly elapsedMs: number | null;

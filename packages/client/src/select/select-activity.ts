@@ -32,6 +32,9 @@ import { selectElapsedMs } from './select-elapsed-ms';
  *   the lease expiry, with the operation that was in flight and the activity it interrupted.
  *   It ends with the next owner's first event (an acquisition carries a later lease). A run
  *   awaiting approval holds no lease and is never stalled;
+ * - `handing-off` — running, its owner handed the run over on a graceful shutdown (a deploy,
+ *   `runtime.close()`: the record's `handOff`) and no other owner has received it yet; since the
+ *   hand-off. A planned event, not a stall: the owner did not go silent, it said so;
  * - `completed`, `failed` (with `failure`), `cancelled`.
  */
 export type ActivityKind =
@@ -44,6 +47,7 @@ export type ActivityKind =
   | 'awaiting-approval'
   | 'working'
   | 'stalled'
+  | 'handing-off'
   | 'completed'
   | 'failed'
   | 'cancelled';
@@ -134,7 +138,7 @@ function entryOf(run: AgentRun, assistant: AssistantCheckpoint | null) {
  */
 function stallAt(run: AgentRun, activity: Activity): number | null {
   if (run.status !== 'running' || run.leaseExpiresAt === null) return null;
-  if (activity.kind === 'awaiting-approval') return null;
+  if (activity.kind === 'awaiting-approval' || activity.kind === 'handing-off') return null;
   const expiry = Date.parse(run.leaseExpiresAt);
   return Number.isNaN(expiry) ? null : expiry;
 }
@@ -168,6 +172,11 @@ function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): A
       return { kind: 'queued', ...withOperation };
     case 'running':
       break;
+  }
+  // The handed-off lease expired at once (so that recovery picks the run up on its next poll):
+  // the record says why, and it is no stall.
+  if (run.handOff !== undefined && run.handOff.to === undefined) {
+    return { kind: 'handing-off', since: run.handOff.at, ...withOperation };
   }
   if (operation !== undefined) {
     if (operation.kind === 'model-request') {

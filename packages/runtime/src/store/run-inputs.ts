@@ -4,6 +4,7 @@ import { StoreRecordError } from '../errors/store-record-error';
 import { assertRunId } from './assert-run-id';
 import { assertChatId, ChatIdSchema } from './chat-id-guard';
 import type { AgentRuntimeDriver, StoredRunInput } from './driver/driver';
+import type { StoreClock } from './store-clock';
 import { issuesOf } from './zod-issues';
 
 /** Most messages one run input may hold. */
@@ -52,14 +53,17 @@ function parsed<T>(schema: z.ZodType<T>, runId: string, value: unknown): T {
 }
 
 /** The run inputs of `driver`, or `undefined` when it does not store them. */
-export function runInputsOf(driver: AgentRuntimeDriver, now: () => Date): RunInputs | undefined {
+export function runInputsOf(driver: AgentRuntimeDriver, now: StoreClock): RunInputs | undefined {
   const { saveRunInput, readRunInput, listChatRuns } = driver;
   if (!saveRunInput || !readRunInput || !listChatRuns) return undefined;
   return {
     async save(input) {
       assertRunId(input.runId);
       if (input.chatId !== null) assertChatId(input.chatId);
-      const checked = RunInputSchema.safeParse({ ...input, createdAt: now().toISOString() });
+      const checked = RunInputSchema.safeParse({
+        ...input,
+        createdAt: (await now()).toISOString(),
+      });
       if (!checked.success) {
         const issue = checked.error.issues[0];
         throw new TypeError(

@@ -6,6 +6,7 @@ import {
   RunNotFoundError,
   StoreConflictError,
 } from '../index';
+import { describeClockConformance } from './clock-conformance';
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
 import { describeControlRequestConformance } from './control-request-conformance';
 import { assistantMessage, manualClock, modelRequest } from './kit-fixtures';
@@ -296,6 +297,7 @@ export function describeDriverConformance(
       acquired,
     };
     describeLeaseConformance(context);
+    describeClockConformance(context);
     describeRecordIntegrityConformance(context);
     describeEnvelopeConformance(context);
     describeControlRequestConformance(context);

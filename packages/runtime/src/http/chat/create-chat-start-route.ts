@@ -15,6 +15,7 @@ import {
   type RunAccessPolicy,
   requireAccessPolicy,
 } from '../access/access-policy';
+import { type CrossSiteOptions, crossSiteGuardOf } from '../access/cross-site-guard';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from '../json-error';
 import { readJsonBody } from '../routes/read-json-body';
 import { chatRunId } from './chat-run-id';
@@ -56,6 +57,12 @@ export interface ChatStartRouteOptions {
    * `'public'` on purpose. Required: without it the route is not built (`AccessPolicyError`).
    */
   authorize: RunAccessPolicy;
+  /**
+   * Refuse a send from another site (`403 cross_site`, before anything else): set it for a
+   * cookie session, as on the run router (`createRunRouter({ refuseCrossSite })`). `true`, or
+   * `{ trustedOrigins }`. Off by default.
+   */
+  refuseCrossSite?: boolean | CrossSiteOptions;
   /** The model, tools and per-run options of the chat's run (`startRun`'s options). */
   run: (input: ChatStartInput) => ChatRunOptions | Response | Promise<ChatRunOptions | Response>;
   /**
@@ -119,7 +126,10 @@ export function createChatStartRoute(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CHAT_BODY_BYTES;
   const onError = options.onError ?? (() => {});
 
+  const crossSite = crossSiteGuardOf(options.refuseCrossSite);
   return async (request) => {
+    const forged = crossSite?.(request);
+    if (forged) return forged;
     // Who is asking, before a byte of the body is read: a stranger's upload costs nothing.
     const stranger = await gate.ask({ request, runId: '', action: 'start' }, undefined);
     if (stranger) return stranger;

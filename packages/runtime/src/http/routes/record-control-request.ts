@@ -12,10 +12,15 @@ export const notAwaitingApproval = (runId: string) =>
 
 const runEnded = (runId: string) => jsonError(409, 'run_ended', `Run ${runId} already ended`);
 
-/** A live lease: some process executes the run now. */
-const leased = (snapshot: RunSnapshot) => {
+/**
+ * A live lease: some process executes the run now. Compared on the clock that decides the
+ * store's leases (the database's), not this process's, which may be minutes wrong.
+ */
+const leased = async (context: RunControlContext, snapshot: RunSnapshot) => {
   const expiresAt = snapshot.run.leaseExpiresAt;
-  return expiresAt !== null && Date.parse(expiresAt) > Date.now();
+  if (expiresAt === null) return false;
+  const now = (await context.store.now?.().catch(() => undefined)) ?? new Date();
+  return Date.parse(expiresAt) > now.getTime();
 };
 
 /**
@@ -58,7 +63,7 @@ export async function recordCancel(context: RunControlContext, runId: string) {
   const refused = await record(context, { runId, requestId: 'cancel', kind: 'cancel' }, () => null);
   if (refused) return refused;
   const { cancelRun } = context.control;
-  if (cancelRun && !leased(snapshot)) {
+  if (cancelRun && !(await leased(context, snapshot))) {
     try {
       if (await context.store.controlRequests?.claim(runId, 'cancel')) cancelRun(runId);
     } catch (error) {
@@ -98,7 +103,7 @@ export async function recordApprovals(
     answered.size === pending.size &&
     [...answered].every((id) => pending.has(id));
   if (!matches) {
-    if (leased(snapshot) && pending.size === 0) {
+    if (pending.size === 0 && (await leased(context, snapshot))) {
       return jsonError(409, 'run_executing', `Run ${runId} is executing`);
     }
     return notAwaitingApproval(runId);

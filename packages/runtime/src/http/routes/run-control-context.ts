@@ -15,7 +15,7 @@ export interface RunControl {
 }
 
 export interface RunControlContext {
-  store: Pick<AgentRuntimeStore, 'getRun' | 'getSnapshot' | 'controlRequests'>;
+  store: Pick<AgentRuntimeStore, 'getRun' | 'getSnapshot' | 'controlRequests' | 'now'>;
   control: Partial<RunControl>;
   maxBodyBytes: number;
   /** A store or runtime failure (404 for an unknown run, else a generic 500). */
