@@ -26,10 +26,21 @@ export interface AgUiServer {
 
 export async function serveAgUi(
   run: () => AgUiRunOptions,
-  options: { authorize?: Authorize | 'public'; store?: AgentRuntimeStore } = {},
+  options: {
+    authorize?: Authorize | 'public';
+    store?: AgentRuntimeStore;
+    checkpointEveryEvents?: number;
+  } = {},
 ): Promise<AgUiServer> {
   const store = options.store ?? createAgentRuntimeStore(createMemoryDriver());
-  const runtime = createAgentRuntime({ store, events: new RunEventHub(), owner: 'worker-a' });
+  const runtime = createAgentRuntime({
+    store,
+    events: new RunEventHub(),
+    owner: 'worker-a',
+    ...(options.checkpointEveryEvents
+      ? { checkpointEveryEvents: options.checkpointEveryEvents }
+      : {}),
+  });
   const route = createAgUiRoute({
     runtime,
     store,

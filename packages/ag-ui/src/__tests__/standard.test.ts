@@ -126,6 +126,8 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
   it('RunlightAgent runs, answers the interrupt through resume, and holds the conversation', async () => {
     server = await serveAgUi(approvalRun);
     const agent = new RunlightAgent({ url: server.url, threadId: 'thread-2' });
+    const failures: string[] = [];
+    agent.subscribe({ onRunFailed: ({ error }) => void failures.push(error.message) });
     agent.addMessage({ id: 'user-1', role: 'user', content: 'Pay 5' });
     await agent.runAgent();
     expect(agent.pendingInterrupts).toHaveLength(1);
@@ -134,6 +136,7 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
       resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }],
     });
     expect(agent.pendingInterrupts).toEqual([]);
+    expect(failures).toEqual([]);
     const roles = agent.messages.map((message) => message.role);
     expect(roles).toEqual([
       'user',
