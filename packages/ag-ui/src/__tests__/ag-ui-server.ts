@@ -30,6 +30,7 @@ export async function serveAgUi(
     authorize?: Authorize | 'public';
     store?: AgentRuntimeStore;
     checkpointEveryEvents?: number;
+    reauthorizeMs?: number;
   } = {},
 ): Promise<AgUiServer> {
   const store = options.store ?? createAgentRuntimeStore(createMemoryDriver());
@@ -47,6 +48,7 @@ export async function serveAgUi(
     authorize: options.authorize ?? 'public',
     start: run,
     heartbeatMs: 200,
+    ...(options.reauthorizeMs === undefined ? {} : { reauthorizeMs: options.reauthorizeMs }),
   });
   const listener = toNodeListener(async (request) => {
     const path = new URL(request.url).pathname;

@@ -176,6 +176,31 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('an open stream re-asks the policy: revoked access ends it with RUN_ERROR forbidden', async () => {
+    let allowed = true;
+    server = await serveAgUi(
+      () => ({ model: scriptedModel([{ firstTokenMs: 60_000, text: 'never' }]) }),
+      { authorize: () => allowed, reauthorizeMs: 20 },
+    );
+    const response = await post(server.url, input());
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    expect(text).toContain('RUN_STARTED');
+    allowed = false;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    const frames = await readFrames(new Response(text));
+    const last = frames.at(-1)!.event as BaseEvent & { code?: string };
+    expect(last.type).toBe(EventType.RUN_ERROR);
+    expect(last.code).toBe('forbidden');
+    await checkStandard(frames.map((frame) => frame.event));
+  });
+
   it('a bad RunAgentInput is 400 bad_body', async () => {
     server = await serveAgUi(approvalRun);
     const response = await post(server.url, { threadId: 1 });
