@@ -64,12 +64,13 @@ interface NpmTree {
 }
 
 /**
- * A copy that belongs to one package alone and never meets Runlight's: `@ag-ui/client` 1.0
- * depends on zod 3 for its own event validation (`@runlight/ag-ui/client` extends its
- * `AbstractAgent`; no zod schema crosses between them).
+ * A copy that belongs to AG-UI's packages alone and never meets Runlight's: `@ag-ui/client`
+ * 1.0 depends on zod 3 for its own event validation, and npm nests `@ag-ui/core` and
+ * `@ag-ui/proto` (whose zod peer is optional) beside it with that copy
+ * (`@runlight/ag-ui/client` extends its `AbstractAgent`; no zod schema crosses between them).
  */
 function privateCopy(name: string, path: readonly string[]): boolean {
-  return name === 'zod' && path.at(-1) === '@ag-ui/client';
+  return name === 'zod' && path.includes('@ag-ui/client');
 }
 
 function wrongMajors(tree: NpmTree, majors: Record<string, number>, path: string[]): string[] {
