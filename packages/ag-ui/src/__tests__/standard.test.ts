@@ -201,6 +201,48 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
     await checkStandard(frames.map((frame) => frame.event));
   });
 
+  it('a worker that goes silent turns the activity stalled at its lease expiry, with no event to tell', async () => {
+    server = await serveAgUi(approvalRun);
+    // A run acquired by a worker that then never writes again (its process froze).
+    await server.store.createRun({ runId: 'run-silent' });
+    const acquired = await server.store.acquireRun('run-silent', {
+      owner: 'ghost',
+      leaseMs: 2_000,
+    });
+    const response = await fetch(`${server.url}?runId=run-silent`);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"stalled"')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    await reader.cancel();
+    const frames = await readFrames(new Response(text));
+    const snapshot = frames.find((frame) => frame.event.type === EventType.ACTIVITY_SNAPSHOT)!
+      .event as BaseEvent & { content: { kind: string; since: string; leaseExpiresAt: string } };
+    expect(snapshot.content.leaseExpiresAt).toBe(acquired.leaseExpiresAt);
+    if (snapshot.content.kind === 'stalled') {
+      // A machine so loaded that the stream opened after the expiry: shown stalled at once.
+      expect(snapshot.content.since).toBe(acquired.leaseExpiresAt);
+      return;
+    }
+    expect(snapshot.content.kind).toBe('working');
+    const delta = frames.at(-1)!.event as BaseEvent & {
+      patch: { path: string; value: unknown }[];
+    };
+    expect(delta.type).toBe(EventType.ACTIVITY_DELTA);
+    expect(delta.patch).toEqual(
+      expect.arrayContaining([
+        { op: 'replace', path: '/kind', value: 'stalled' },
+        { op: 'replace', path: '/since', value: acquired.leaseExpiresAt },
+        { op: 'replace', path: '/interrupted', value: 'working' },
+      ]),
+    );
+  });
+
   it('a bad RunAgentInput is 400 bad_body', async () => {
     server = await serveAgUi(approvalRun);
     const response = await post(server.url, { threadId: 1 });
