@@ -15,7 +15,8 @@ async function through(chunks: UIMessageChunk[]): Promise<UIMessageChunk[]> {
       controller.close();
     },
   }).pipeThrough(continueTextPart());
-  for await (const chunk of stream) out.push(chunk);
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) out.push(read.value);
   return out;
 }
 
