@@ -7,6 +7,7 @@
 export type {
   ActivityContext,
   ActivityDescription,
+  PendingApproval,
   RunLoadFailure,
   RunStatusLabels,
   RunStatusLabelsInput,
@@ -28,6 +29,7 @@ export {
   describeSpanResult,
   formatElapsed,
   loadFailureOf,
+  pendingApprovals,
   resolveRunStatusLabels,
   runStatusEquals,
   selectRunStatus,
@@ -45,7 +47,7 @@ export { useRun } from './hooks/use-run';
 export { useRunActivity } from './hooks/use-run-activity';
 export type { RunConnection } from './hooks/use-run-connection';
 export { useRunConnection } from './hooks/use-run-connection';
-export type { RunControls } from './hooks/use-run-controls';
+export type { RunControlResult, RunControls } from './hooks/use-run-controls';
 export { useRunControls } from './hooks/use-run-controls';
 export { useRunHistory } from './hooks/use-run-history';
 export { useRunOperation } from './hooks/use-run-operation';

@@ -5,6 +5,7 @@
  */
 export type {
   ActivityDescription,
+  PendingApproval,
   RunLoadFailure,
   RunStatusDescription,
   RunStatusLabels,
@@ -24,6 +25,7 @@ export {
   describeSpanHeading,
   describeSpanResult,
   formatElapsed,
+  pendingApprovals,
   resolveRunStatusLabels,
   selectRunStatus,
   statusText,
@@ -37,7 +39,7 @@ export {
   useRunConnection,
   useRunOperation,
 } from './composables/use-run';
-export type { RunControls } from './composables/use-run-controls';
+export type { RunControlResult, RunControls } from './composables/use-run-controls';
 export { useRunControls } from './composables/use-run-controls';
 export { useRunHistory, useRunTimeline } from './composables/use-run-history';
 export type { UseElapsedOptions } from './elapsed/use-elapsed';

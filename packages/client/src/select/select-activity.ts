@@ -1,9 +1,10 @@
-import type {
-  AgentRun,
-  AssistantCheckpoint,
-  FailureCode,
-  RunFailure,
-  RunOperation,
+import {
+  type AgentRun,
+  type AssistantCheckpoint,
+  type FailureCode,
+  pendingApprovals,
+  type RunFailure,
+  type RunOperation,
 } from '@runlight/protocol';
 import type { RunState } from '../merge/run-state';
 import { selectElapsedMs } from './select-elapsed-ms';
@@ -22,8 +23,8 @@ import { selectElapsedMs } from './select-elapsed-ms';
  *   during a retry attempt — counted from the first attempt (`requestStartedAt ?? startedAt`),
  *   with the `attempt` being waited for;
  * - `streaming` — the model request reached `first-output` (since its `firstOutputAt`);
- * - `awaiting-approval` — running, no operation in flight, a tool part of the checkpoint is
- *   `approval-requested` (since the last operation's `endedAt`);
+ * - `awaiting-approval` — running, no operation in flight, the checkpoint has a pending
+ *   approval request (`pendingApprovals`; since the last operation's `endedAt`);
  * - `working` — running, no operation in flight: prompt projection, tool execution (since the
  *   last operation's `endedAt`, when there was one);
  * - `stalled` — running, but the owner's lease (`leaseExpiresAt`) has expired on the server
@@ -198,7 +199,7 @@ function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): A
     }
   }
   const since = operation?.endedAt === undefined ? {} : { since: operation.endedAt };
-  const kind = awaitsApproval(assistant) ? 'awaiting-approval' : 'working';
+  const kind = pendingApprovals(assistant?.message).length > 0 ? 'awaiting-approval' : 'working';
   return { kind, ...since, ...withOperation };
 }
 
@@ -211,13 +212,6 @@ function retryAttempt(operation: RunOperation): number | undefined {
   if (operation.phase === 'failed' && operation.willRetry === true) return attempt + 1;
   if (operation.phase === 'started' && attempt >= 2) return attempt;
   return undefined;
-}
-
-function awaitsApproval(assistant: AssistantCheckpoint | null): boolean {
-  if (assistant === null) return false;
-  return assistant.message.parts.some(
-    (part) => 'state' in part && part.state === 'approval-requested',
-  );
 }
 
 function failure(code: FailureCode): RunFailure {

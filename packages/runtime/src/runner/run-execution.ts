@@ -17,7 +17,12 @@ import { CheckpointWriter } from './checkpoints/checkpoint-writer';
 import { consumeChunks } from './checkpoints/consume-chunks';
 import { continueTextPart, reopenContinuedText } from './checkpoints/continued-text';
 import { runCompaction } from './compaction/run-compaction';
-import { type ExecutionContext, executionLog, type RunExecutionDeps } from './execution-context';
+import {
+  type ExecutionContext,
+  type ExecutionModel,
+  executionLog,
+  type RunExecutionDeps,
+} from './execution-context';
 import { currentRun, endExecution } from './lifecycle/execution-end';
 import { ExecutionStop, RunStoppedError } from './lifecycle/execution-stop';
 import { renewLeaseOf, startLeaseHeartbeat } from './lifecycle/lease-heartbeat';
@@ -65,6 +70,8 @@ export class RunExecution {
   readonly #writer: CheckpointWriter;
   /** The assistant write the execution starts on, and the revision of its acquisition. */
   readonly #startBase: number;
+  /** The provider and model this execution's log entries name (set by `execute`). */
+  readonly #model: ExecutionModel = {};
   readonly #acquiredRevision: number;
   /** The execution continues the stored message's last text part (`continued-text.ts`). */
   readonly #continuesText: boolean;
@@ -75,7 +82,7 @@ export class RunExecution {
     start: { message: UIMessage; baseRevision: number; controller: AbortController },
   ) {
     this.runId = acquired.id;
-    const log = executionLog(deps.log, acquired.id);
+    const log = executionLog(deps.log, acquired.id, this.#model);
     this.#stop = new ExecutionStop(start.controller, log);
     this.#context = {
       runId: acquired.id,
@@ -110,6 +117,9 @@ export class RunExecution {
     resumed: { approvalCheckpoint: boolean },
   ): Promise<AgentRun> {
     const context = this.#context;
+    const { modelId, provider } = describeModel(options.model);
+    this.#model.model = modelId;
+    if (provider !== undefined) this.#model.provider = provider;
     const heartbeat = startLeaseHeartbeat(context.deps.leaseMs, {
       lastWriteAt: () => context.lastWriteAt,
       stopped: () => this.#stop.stopped(),
