@@ -8,12 +8,23 @@ import { type ClientHooks, clientHooks } from './inspect/client-hooks';
 import { type ApprovalAnswer, postApprovals, postRunControl } from './run-controls';
 import { RunStore } from './run-store';
 import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
+import { shareTabs } from './tabs/tab-shared-fetch';
 
 export interface RunlightClientOptions {
   /** Where the run handlers are mounted, e.g. `https://example.com/api` (→ `/api/runs/:id`). */
   baseUrl: string;
   /** The transport; defaults to the global `fetch`. Tests pass their own. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Tabs of this origin share one copy of each run's event stream (`shareTabs`): one tab
+   * reads it, the others follow over a `BroadcastChannel` and take over from their own cursor
+   * when it closes or sleeps — so many tabs do not exhaust the browser's six connections per
+   * host on HTTP/1.1. Only tabs whose requests match (`baseUrl`, headers, credentials) share;
+   * without `BroadcastChannel` and `navigator.locks`, or outside a page, each keeps its own.
+   * Default: `true` unless you pass your own `fetch` (its behaviour per tab is yours to know;
+   * set `true` to share what it returns). `false` opts out.
+   */
+  shareTabs?: boolean;
   /**
    * Headers of every request — snapshots, the event stream, every reconnect — or a function
    * (sync or async) called before EACH request, so a refreshed token is picked up by the next
@@ -112,7 +123,11 @@ export type SnapshotLoader = (
  */
 export function createRunlightClient(options: RunlightClientOptions): RunlightClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const transport = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetch =
+    (options.shareTabs ?? options.fetch === undefined)
+      ? shareTabs({ baseUrl, fetch: transport })
+      : transport;
   const now = options.now ?? Date.now;
   const { headers, credentials } = options;
   const requestInit = async (): Promise<RequestInit> => ({
@@ -155,6 +170,16 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     return store;
   };
   clientHooks.set(run, hooks);
+  /** Shows a control request to the devtools' inspection, when there is one. */
+  const sent = <T>(
+    runId: string,
+    kind: 'cancel' | 'approvals',
+    answer: Promise<T>,
+    approvals?: unknown,
+  ): Promise<T> => {
+    hooks.sent?.(runId, kind, answer, approvals);
+    return answer;
+  };
   return {
     run,
     requests: { baseUrl, fetch, requestInit },
@@ -163,8 +188,9 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       return () => retryListeners.delete(listener);
     },
     fetchSnapshot,
-    cancel: (runId) => postRunControl(controls, runId, 'cancel', {}),
-    answerApprovals: (runId, approvals) => postApprovals(controls, runId, approvals),
+    cancel: (runId) => sent(runId, 'cancel', postRunControl(controls, runId, 'cancel', {})),
+    answerApprovals: (runId, approvals) =>
+      sent(runId, 'approvals', postApprovals(controls, runId, approvals), approvals),
     setSnapshotLoader(loader) {
       const previous = context.loadSnapshot;
       context.loadSnapshot = loader;

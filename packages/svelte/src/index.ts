@@ -1,34 +1,10 @@
 /**
- * Svelte 5 bindings for Runlight. What a run's state means — its words, status times and
- * timeline rows — is framework-free and lives in `@runlight/client`; these names stay
- * importable from here, as from `@runlight/react`.
+ * Svelte 5 bindings for Runlight.
+ * The client's public names whole — what a run's state means (words, status times, timeline
+ * rows), the observer every binding is built on, pending approvals — then this binding's own.
+ * Nothing here is a second definition of a client name.
  */
-export type {
-  ActivityContext,
-  ActivityDescription,
-  RunLoadFailure,
-  RunStatusLabels,
-  RunStatusLabelsInput,
-  RunStatusView,
-  RunTimelineModel,
-  TimelineGap,
-  TimelineMoment,
-  TimelineRow,
-  TimelineSpan,
-} from '@runlight/client';
-export {
-  buildRunTimeline,
-  defaultRunStatusLabels,
-  describeActivity,
-  describeFailure,
-  describeGap,
-  describeSpanHeading,
-  describeSpanResult,
-  formatElapsed,
-  resolveRunStatusLabels,
-  selectRunStatus,
-  statusText,
-} from '@runlight/client';
+export * from '@runlight/client';
 export { loadRun } from './context/load-run.js';
 export { RunlightProviderMissingError } from './context/provider-missing-error.js';
 export { default as RunlightProvider } from './context/RunlightProvider.svelte';
@@ -54,11 +30,10 @@ export {
   useRunConnection,
   useRunOperation,
 } from './runes/use-run.js';
-export type { RunControls } from './runes/use-run-controls.svelte.js';
+export type { RunControlResult, RunControls } from './runes/use-run-controls.svelte.js';
 export { useRunControls } from './runes/use-run-controls.svelte.js';
 export { useRunHistory, useRunTimeline } from './runes/use-run-history.js';
 export { default as RunStatus } from './status/RunStatus.svelte';
-export type { RetrySchedule, RunStatusInfo } from './status/run-status-info.js';
 export { runlightStatusCss } from './status/status-css.js';
 export type { UseRunStatusOptions } from './status/use-run-status.js';
 export { useRunStatus } from './status/use-run-status.js';

@@ -216,9 +216,11 @@ export class RunConnection {
     const { runId, context } = this.#host;
     const state = this.#host.state();
     const cursor = withoutLiveCursor ? `${state.revision}` : cursorOf(state)!;
-    watch();
+    // No stall clock before the answer: a request queued behind the browser's connection
+    // limit has sent nothing yet, and aborting it would only put it back at the queue's end.
     const opened = await openEventStream(context, runId, cursor, withoutLiveCursor, signal);
     if (opened.kind !== 'open') return opened.kind;
+    watch();
     if (signal.aborted) {
       await opened.body.cancel().catch(() => {});
       throw signal.reason;

@@ -33,6 +33,11 @@ export interface RunStatusLabels {
    * `The worker stopped responding — recovering`.
    */
   readonly stalledRecovering: string;
+  /**
+   * The moment another worker received a run handed over on a planned shutdown (a deploy): a
+   * hand-off, not a takeover. Default `Another worker continued the run`.
+   */
+  readonly handedOver: string;
   /** The one-based attempt of a model request. Default `attempt 2 of the request`. */
   readonly attempt: (attempt: number) => string;
   /**
@@ -73,6 +78,7 @@ export interface RunStatusLabelsInput {
   accessRefused?: string;
   notFound?: string;
   stalledRecovering?: string;
+  handedOver?: string;
   attempt?: (attempt: number) => string;
   waitingForAttempt?: (attempt: number) => string;
   retryWait?: (attempt: number, maxAttempts?: number) => string;
@@ -95,6 +101,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     'awaiting-approval': 'Waiting for your approval',
     working: 'Working',
     stalled: 'The worker stopped responding',
+    'handing-off': 'Handing over to another worker',
     completed: 'Completed',
     failed: 'Failed',
     cancelled: 'Cancelled',
@@ -112,6 +119,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
   accessRefused: 'Access to this run was refused',
   notFound: 'This run does not exist',
   stalledRecovering: 'The worker stopped responding — recovering',
+  handedOver: 'Another worker continued the run',
   attempt,
   waitingForAttempt: (number) => `Waiting for the model (${attempt(number)})`,
   retryWait: (number, maxAttempts) =>
@@ -138,6 +146,7 @@ export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusL
     accessRefused: input.accessRefused ?? defaults.accessRefused,
     notFound: input.notFound ?? defaults.notFound,
     stalledRecovering: input.stalledRecovering ?? defaults.stalledRecovering,
+    handedOver: input.handedOver ?? defaults.handedOver,
     attempt: input.attempt ?? defaults.attempt,
     waitingForAttempt: input.waitingForAttempt ?? defaults.waitingForAttempt,
     retryWait: input.retryWait ?? defaults.retryWait,

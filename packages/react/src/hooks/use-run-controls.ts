@@ -1,13 +1,29 @@
-import type { ApprovalAnswer, RunlightClientError } from '@runlight/client';
+import {
+  type ApprovalAnswer,
+  type RunControlResult,
+  type RunControlsView,
+  type RunlightClientError,
+  runControlsEquals,
+  selectRunControls,
+  settleRunControl,
+} from '@runlight/client';
 import { useMutation } from '@tanstack/react-query';
 import { useRunlight } from '../provider/runlight-context';
+import { useRunStore } from '../provider/use-run-store';
+import { useStoreSelector } from '../provider/use-store-selector';
 
-/** What `useRunControls` returns: the run's two control requests and where they stand. */
-export interface RunControls {
-  /** Cancels the run (`client.cancel`); resolves once the server accepted it. */
-  cancel(): Promise<void>;
-  /** Answers the run's approval requests (`client.answerApprovals`). */
-  answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<void>;
+export type { RunControlResult };
+
+/** What `useRunControls` returns: what can be done to the run now, and the two requests. */
+export interface RunControls extends RunControlsView {
+  /**
+   * Cancels the run (`client.cancel`). Resolves to `{ ok: true }` once the server recorded it,
+   * or `{ ok: false, error }` with the typed error (e.g. `code: 'run_ended'`) — never rejects,
+   * so `void cancel()` in a click handler is safe.
+   */
+  cancel(): Promise<RunControlResult>;
+  /** Answers the run's approval requests (`client.answerApprovals`); resolves like `cancel`. */
+  answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<RunControlResult>;
   /** A cancel is on its way. */
   cancelling: boolean;
   /** Answers are on their way. */
@@ -18,15 +34,22 @@ export interface RunControls {
 
 /**
  * Cancel and approval buttons for a run, on the library's control routes with the client's
- * headers and credentials (TanStack Query mutations on the provider's query client). The run's
- * new state arrives on its store like any event; these only say whether the request was taken.
+ * headers and credentials (TanStack Query mutations on the provider's query client).
+ * `canCancel` follows the run's facts (it subscribes to the run, like `useRun`) and is false
+ * while a cancel is on its way. The run's new state arrives on its store like any event; the
+ * requests only say whether the server took them.
  *
  * @example
- * const { cancel, cancelling } = useRunControls(runId);
- * <button disabled={cancelling} onClick={() => void cancel()}>Stop</button>
+ * const { cancel, canCancel } = useRunControls(runId);
+ * <button disabled={!canCancel} onClick={() => void cancel()}>Stop</button>
  */
 export function useRunControls(runId: string): RunControls {
   const { client, queryClient } = useRunlight('useRunControls');
+  const view = useStoreSelector(
+    useRunStore('useRunControls', runId),
+    selectRunControls,
+    runControlsEquals,
+  );
   const cancel = useMutation<void, RunlightClientError>(
     { mutationKey: ['runlight', 'cancel', runId], mutationFn: () => client.cancel(runId) },
     queryClient,
@@ -43,8 +66,9 @@ export function useRunControls(runId: string): RunControls {
     .filter((mutation) => mutation.error !== null)
     .sort((a, b) => b.submittedAt - a.submittedAt)[0];
   return {
-    cancel: () => cancel.mutateAsync(),
-    answerApprovals: (approvals) => answer.mutateAsync(approvals),
+    canCancel: view.canCancel && !cancel.isPending,
+    cancel: () => settleRunControl(() => cancel.mutateAsync()),
+    answerApprovals: (approvals) => settleRunControl(() => answer.mutateAsync(approvals)),
     cancelling: cancel.isPending,
     answering: answer.isPending,
     error: failed?.error ?? null,

@@ -1,4 +1,4 @@
-import type { LoadedSnapshot, RunStore } from '@runlight/client';
+import { type LoadedSnapshot, type RunStore, seedRunStore } from '@runlight/client';
 import { runQueryKey } from './run-query';
 import { useRunlight } from './runlight-context';
 
@@ -14,11 +14,10 @@ export function useRunStore(hook: string, runId: string): RunStore {
   const { client, queryClient } = useRunlight(hook);
   const store = client.run(runId);
   const state = store.getState();
+  // Looked up only while the store is empty: `seedRunStore` merges nothing into a held state.
   if (state.run === null && state.error === null) {
     const cached = queryClient.getQueryData<LoadedSnapshot>(runQueryKey(runId));
-    if (cached !== undefined) {
-      store.applySnapshot(cached.snapshot, { clockOffsetMs: cached.clockOffsetMs ?? null });
-    }
+    if (cached) seedRunStore(store, cached);
   }
   return store;
 }

@@ -37,6 +37,7 @@ export interface FaultContext {
   store: AgentRuntimeStore;
   runIds: readonly string[];
   wave: number;
+  boundFactor: number;
   /** Records a violation the fault itself found. */
   violation(line: string): void;
 }

@@ -11,16 +11,27 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRunlightClient, selectMessage } from '@runlight/client';
+import {
+  createRunlightClient,
+  defaultRunStatusLabels,
+  describeRunStatus,
+  selectMessage,
+  selectRunStatus,
+  statusText,
+} from '@runlight/client';
 import { isTerminalStatus } from '@runlight/protocol';
 import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readSnippets } from '../../../../scripts/snippets';
+import {
+  ownRedisUnavailable,
+  startOwnRedis,
+} from '../../../bus-redis/src/__tests__/redis-test-server';
 import { createPostgresDriver } from '../postgres-driver';
 import { GUIDE_ANSWER } from './production-guide/continuation-model';
 import { serverLabel, serverPoolConfig, serverUnavailable } from './test-databases';
@@ -33,7 +44,18 @@ const MIGRATE_BIN = fileURLToPath(new URL('../bin/migrate.ts', import.meta.url))
 const SCRATCH = fileURLToPath(
   new URL(`../../../bus-redis/.scratch/production-guide-${process.pid}/`, import.meta.url),
 );
-const EXEC_ARGV = ['--import', 'tsx', '--conditions=@runlight/source'];
+/**
+ * The flags of the command the guide gives for its `.ts` files (`node --import tsx runner.ts`),
+ * read from the page: the processes run with exactly those, plus the workspace's source
+ * condition (the packages' TypeScript instead of their builds).
+ */
+async function guideNodeFlags(): Promise<string[]> {
+  const page = await readFile(join(ROOT, 'docs/production.md'), 'utf8');
+  const command = /^node ((?:\S+ )+?)runner\.ts\b/m.exec(page);
+  if (!command) throw new Error('docs/production.md gives no `node … runner.ts` command');
+  return command[1]!.trim().split(/\s+/);
+}
+const EXEC_ARGV = [...(await guideNodeFlags()), '--conditions=@runlight/source'];
 const READER = { authorization: 'Bearer reader' };
 
 /** Whether Redis answers at 127.0.0.1:6379. */
@@ -108,13 +130,22 @@ const runMigrateBin = (env: Record<string, string>) =>
 
 /**
  * A browser's view: the client follows the run through the gateway, across every hand-off, until
- * the server ends the stream; the status and assistant text it assembled.
+ * the server ends the stream; the status and assistant text it assembled, its text parts, and
+ * every status `RunStatus` showed on the way (in order, each once).
  */
-function follow(baseUrl: string, runId: string): Promise<{ status: string; text: string }> {
+function follow(
+  baseUrl: string,
+  runId: string,
+): Promise<{ status: string; text: string; textParts: number; said: string[] }> {
   const run = createRunlightClient({ baseUrl, headers: READER }).run(runId);
+  const said: string[] = [];
   return new Promise((resolve, reject) => {
     const unsubscribe = run.subscribe(() => {
       const state = run.getState();
+      const words = statusText(
+        describeRunStatus(selectRunStatus(state), defaultRunStatusLabels, { recovers: true }),
+      );
+      if (said.at(-1) !== words) said.push(words);
       if (state.connection !== 'closed') return;
       unsubscribe();
       if (state.run === null || !isTerminalStatus(state.run.status)) {
@@ -123,7 +154,8 @@ function follow(baseUrl: string, runId: string): Promise<{ status: string; text:
       }
       const parts = selectMessage(state)?.parts ?? [];
       const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      resolve({ status: state.run.status, text });
+      const textParts = parts.filter((part) => part.type === 'text').length;
+      resolve({ status: state.run.status, text, textParts, said });
     });
   });
 }
@@ -248,8 +280,15 @@ describe.runIf(serverUnavailable === null)(
           expect(final).toMatchObject({ status: 'completed', failure: null });
           expect(final.text.length).toBeGreaterThan(duringB);
           expect(final.text).toBe(GUIDE_ANSWER);
-          // …and a browser that watched it all through the gateway saw the same.
-          expect(await watched).toEqual({ status: 'completed', text: GUIDE_ANSWER });
+          // …and a browser that watched it all through the gateway saw the same: one answer in
+          // one text part, each deploy read as a planned hand-off — never as a stall or a crash.
+          const seen = await watched;
+          expect(seen).toMatchObject({ status: 'completed', text: GUIDE_ANSWER, textParts: 1 });
+          expect(seen.said).toContain('Handing over to another worker');
+          expect(seen.said.at(-1)).toBe('Completed');
+          for (const words of seen.said) {
+            expect(words).not.toMatch(/stopped responding|took over/);
+          }
 
           // Two hand-offs, each followed by another runner's takeover; the last one finished it.
           const store = createAgentRuntimeStore(createPostgresDriver({ client: admin, schema }));
@@ -264,10 +303,52 @@ describe.runIf(serverUnavailable === null)(
             ),
           );
           expect(owners.size).toBe(3);
+          // Each acquisition after a hand-off names who handed over to it (the log rebuilds it).
+          const received = events.flatMap((event) =>
+            event.type === 'run-status' && event.change === 'acquired' && event.handOff
+              ? [event.handOff]
+              : [],
+          );
+          expect(received).toHaveLength(2);
+          for (const handOff of received) expect(handOff.to).toBeDefined();
+          expect(received[0]!.to).toBe(received[1]!.from);
           await Promise.all([terminate(replacement), terminate(gateway)]);
         },
         150_000,
       );
     }
+
+    it.runIf(ownRedisUnavailable === null)(
+      'on Redis: an outage reaches the deployment’s onError (the process says so)',
+      async () => {
+        const schema = `rl_guide_${process.pid}_${randomBytes(3).toString('hex')}`;
+        schemas.push(schema);
+        const config = serverPoolConfig();
+        const redis = await startOwnRedis();
+        try {
+          const env: Record<string, string> = {
+            DATABASE_URL: `postgres://${config.user}@${config.host}:${config.port}/${config.database}`,
+            RUNLIGHT_SCHEMA: schema,
+            PORT: '0',
+            REDIS_URL: redis.url,
+          };
+          const migrated = await runMigrateBin(env);
+          expect(migrated, migrated.output).toMatchObject({ code: 0 });
+          const runner = await startProcess('runner.ts', env);
+          started.push(runner);
+          await waitReady(runner);
+          expect(runner.output()).not.toContain('RedisBusOutageError');
+          await redis.stop();
+          await vi.waitFor(
+            () => expect(runner.output()).toMatch(/\[runlight\] store or bus RedisBusOutageError/),
+            { timeout: 60_000, interval: 200 },
+          );
+          await terminate(runner);
+        } finally {
+          await redis.stop();
+        }
+      },
+      90_000,
+    );
   },
 );

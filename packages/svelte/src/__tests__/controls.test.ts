@@ -1,5 +1,5 @@
 import { createRunlightClient } from '@runlight/client';
-import { RUN_ID } from '@runlight/test-utils';
+import { RUN_ID, snapshot } from '@runlight/test-utils';
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,11 @@ function controlServer() {
   const posted: string[] = [];
   let release: (response: Response) => void = () => {};
   const fetch: typeof globalThis.fetch = async (input, init) => {
+    // The run's own requests (`canCancel` follows its facts): running, no stream yet.
+    if (init?.method !== 'POST') {
+      if (String(input).endsWith('/events')) return new Promise<Response>(() => {});
+      return Response.json(snapshot(3));
+    }
     posted.push(`${init?.method} ${new URL(String(input)).pathname} ${init?.body ?? ''}`);
     return new Promise<Response>((resolve) => {
       release = resolve;
@@ -36,10 +41,13 @@ describe('useRunControls', () => {
     });
     render(Controls, { props: { runId: RUN_ID }, context: createRunlightContext(client) });
     const cancel = screen.getByTestId('cancel');
+    await tick();
+    expect(cancel.dataset.canCancel).toBe('true');
     await fireEvent.click(cancel);
     await tick();
     expect(server.posted).toEqual([`POST /api/runs/${RUN_ID}/cancel {}`]);
     expect(cancel.dataset.cancelling).toBe('true');
+    expect(cancel.dataset.canCancel).toBe('false');
     server.answer(new Response(null, { status: 202 }));
     await tick();
     expect(cancel.dataset.cancelling).toBe('false');

@@ -1,13 +1,28 @@
-import type { ApprovalAnswer, RunlightClientError } from '@runlight/client';
+import {
+  type ApprovalAnswer,
+  type RunControlResult,
+  type RunlightClientError,
+  runControlsEquals,
+  selectRunControls,
+  settleRunControl,
+} from '@runlight/client';
 import { getRunlightContext } from '../context/runlight-context.svelte.js';
 import { type MaybeGetter, read } from './maybe-getter.js';
+import { selectionOf } from './run-store-of.js';
 
-/** What `useRunControls` gives: the run's two control requests and where they stand. */
+export type { RunControlResult };
+
+/** What `useRunControls` gives: what can be done to the run now, and the two requests. */
 export interface RunControls {
-  /** Cancels the run (`client.cancel`); resolves once the server accepted it. */
-  cancel(): Promise<void>;
-  /** Answers the run's approval requests (`client.answerApprovals`). */
-  answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<void>;
+  /**
+   * Cancels the run (`client.cancel`). Resolves to `{ ok: true }` once the server recorded it,
+   * or `{ ok: false, error }` with the typed error (e.g. `code: 'run_ended'`); never rejects.
+   */
+  cancel(): Promise<RunControlResult>;
+  /** Answers the run's approval requests (`client.answerApprovals`); resolves like `cancel`. */
+  answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<RunControlResult>;
+  /** A cancel can be recorded now (the run is loaded, has not ended, no cancel on its way). */
+  readonly canCancel: boolean;
   /** A cancel is on its way. */
   readonly cancelling: boolean;
   /** Answers are on their way. */
@@ -18,40 +33,44 @@ export interface RunControls {
 
 /**
  * Cancel and approval buttons for a run, on the library's control routes with the client's
- * headers and credentials. The run's new state arrives on its store like any event; these only
- * say whether the request was taken. `cancelling`, `answering` and `error` are reactive.
+ * headers and credentials. `canCancel` follows the run's facts (reading it subscribes to the
+ * run); the run's new state arrives on its store like any event, the requests only say
+ * whether the server took them. Every field is reactive.
  *
  * @example
  * const controls = useRunControls(() => runId);
- * <button disabled={controls.cancelling} onclick={() => controls.cancel()}>Stop</button>
+ * <button disabled={!controls.canCancel} onclick={() => void controls.cancel()}>Stop</button>
  */
 export function useRunControls(runId: MaybeGetter<string>): RunControls {
   const { client } = getRunlightContext('useRunControls');
+  const view = selectionOf('useRunControls', runId, selectRunControls, runControlsEquals);
   // Each request kind's latest: pending, its error, and when it was sent (as a mutation keeps).
   const latest = $state({
     cancel: { pending: 0, error: null as RunlightClientError | null, sentAt: 0 },
     answer: { pending: 0, error: null as RunlightClientError | null, sentAt: 0 },
   });
   let sent = 0;
-  const track = async (kind: 'cancel' | 'answer', request: () => Promise<void>) => {
+  const track = async (
+    kind: 'cancel' | 'answer',
+    request: () => Promise<void>,
+  ): Promise<RunControlResult> => {
     const entry = latest[kind];
     const order = ++sent;
     entry.pending++;
     entry.sentAt = order;
     entry.error = null;
-    try {
-      await request();
-    } catch (caught) {
-      if (entry.sentAt === order) entry.error = caught as RunlightClientError;
-      throw caught;
-    } finally {
-      entry.pending--;
-    }
+    const result = await settleRunControl(request);
+    if (!result.ok && entry.sentAt === order) entry.error = result.error;
+    entry.pending--;
+    return result;
   };
   return {
     cancel: () => track('cancel', () => client.cancel(read(runId))),
     answerApprovals: (approvals) =>
       track('answer', () => client.answerApprovals(read(runId), approvals)),
+    get canCancel() {
+      return view.current.canCancel && latest.cancel.pending === 0;
+    },
     get cancelling() {
       return latest.cancel.pending > 0;
     },

@@ -63,27 +63,30 @@ describe('composables', () => {
     expect(() => render(Widget)).toThrow(/useRunStatus needs Runlight/);
   });
 
-  it('useRunControls cancels through the client and keeps the typed error of a refused request', async () => {
+  it('useRunControls follows the run (canCancel), cancels as documented (`void cancel()`) and keeps the typed error of a refusal', async () => {
     useFakeClock(at(4));
     const { runlight, posts } = setup({ cancel: 409 });
     const Widget = defineComponent({
       setup() {
-        const { cancel, cancelling, error } = useRunControls(RUN_ID);
+        const { cancel, canCancel, cancelling, error } = useRunControls(RUN_ID);
         return () =>
           h('div', [
-            h('button', { onClick: () => cancel().catch(() => {}) }, 'Cancel'),
+            h('button', { disabled: !canCancel.value, onClick: () => void cancel() }, 'Cancel'),
             h('p', { 'data-testid': 'state' }, `${cancelling.value} ${error.value?.kind ?? ''}`),
           ]);
       },
     });
     render(Widget, { global: { plugins: [runlight] } });
-    await fireEvent.click(screen.getByText('Cancel'));
+    await settle();
+    const button = screen.getByText('Cancel') as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    await fireEvent.click(button);
     await settle();
     expect(posts).toEqual([`/runs/${RUN_ID}/cancel`]);
     expect(screen.getByTestId('state').textContent).toBe('false http');
   });
 
-  it('useRunControls rejects with the same typed error', async () => {
+  it('useRunControls resolves to the typed result, never rejects', async () => {
     const { runlight } = setup({ cancel: 409 });
     let controls: ReturnType<typeof useRunControls> | undefined;
     render(
@@ -95,9 +98,12 @@ describe('composables', () => {
       }),
       { global: { plugins: [runlight] } },
     );
-    const failure = await controls!.cancel().catch((error: unknown) => error);
-    expect(RunlightClientError.isInstance(failure)).toBe(true);
-    expect(controls!.error.value).toBe(failure);
+    const result = await controls!.cancel();
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(RunlightClientError.isInstance(result.error)).toBe(true);
+    expect(result.error.status).toBe(409);
+    expect(controls!.error.value).toBe(result.error);
   });
 
   it('useRunConnection goes live once mounted; useRunTimeline loads the history into rows', async () => {

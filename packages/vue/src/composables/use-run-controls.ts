@@ -1,13 +1,28 @@
-import { type ApprovalAnswer, RunlightClientError } from '@runlight/client';
-import { type MaybeRefOrGetter, type Ref, shallowRef, toValue } from 'vue';
+import {
+  type ApprovalAnswer,
+  type RunControlResult,
+  type RunlightClientError,
+  runControlsEquals,
+  selectRunControls,
+  settleRunControl,
+} from '@runlight/client';
+import { computed, type MaybeRefOrGetter, type Ref, shallowRef, toValue } from 'vue';
 import { useRunlight } from '../plugin/use-runlight';
+import { useStoreSelection } from './use-store-selection';
 
-/** What a user can do to a run: cancel it, answer its tool approval requests. */
+export type { RunControlResult };
+
+/** What a user can do to a run now — cancel it, answer its tool approval requests — and how. */
 export interface RunControls {
-  /** `POST …/runs/:id/cancel`; resolves once the server accepted it. Rejects with the error. */
-  cancel(): Promise<void>;
-  /** `POST …/runs/:id/approvals`; resolves once the server admitted the resume. */
-  answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<void>;
+  /**
+   * `POST …/runs/:id/cancel`. Resolves to `{ ok: true }` once the server recorded it, or
+   * `{ ok: false, error }` with the typed error (e.g. `code: 'run_ended'`); never rejects.
+   */
+  cancel(): Promise<RunControlResult>;
+  /** `POST …/runs/:id/approvals`; resolves like `cancel`. */
+  answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<RunControlResult>;
+  /** A cancel can be recorded now (the run is loaded, has not ended, no cancel on its way). */
+  readonly canCancel: Readonly<Ref<boolean>>;
   readonly cancelling: Readonly<Ref<boolean>>;
   readonly answering: Readonly<Ref<boolean>>;
   /** The typed error of the request sent last, of those that failed; null once one succeeds. */
@@ -15,14 +30,16 @@ export interface RunControls {
 }
 
 /**
- * Cancel and approval answers for a run, with their pending flags and last typed error
- * (through `client.cancel` / `client.answerApprovals`).
+ * Cancel and approval answers for a run, what the run's facts allow now, the pending flags and
+ * the last typed error (through `client.cancel` / `client.answerApprovals`).
  *
  * @example
- * const { cancel, cancelling, error } = useRunControls(runId);
+ * const { cancel, canCancel } = useRunControls(runId);
+ * // <button :disabled="!canCancel" @click="cancel()">Stop</button>
  */
 export function useRunControls(runId: MaybeRefOrGetter<string>): RunControls {
   const { client } = useRunlight('useRunControls');
+  const view = useStoreSelection('useRunControls', runId, selectRunControls, runControlsEquals);
   const cancelling = shallowRef(false);
   const answering = shallowRef(false);
   const error = shallowRef<RunlightClientError | null>(null);
@@ -33,38 +50,24 @@ export function useRunControls(runId: MaybeRefOrGetter<string>): RunControls {
     kind: 'cancel' | 'approvals',
     pending: typeof cancelling,
     request: () => Promise<void>,
-  ): Promise<void> => {
+  ): Promise<RunControlResult> => {
     const order = ++sent;
     pending.value = true;
-    try {
-      await request();
-      failures.delete(kind);
-    } catch (caught) {
-      failures.set(kind, { sent: order, error: typed(caught) });
-      throw caught;
-    } finally {
-      pending.value = false;
-      const last = [...failures.values()].sort((a, b) => b.sent - a.sent)[0];
-      error.value = last?.error ?? null;
-    }
+    const result = await settleRunControl(request);
+    if (result.ok) failures.delete(kind);
+    else failures.set(kind, { sent: order, error: result.error });
+    pending.value = false;
+    const last = [...failures.values()].sort((a, b) => b.sent - a.sent)[0];
+    error.value = last?.error ?? null;
+    return result;
   };
   return {
     cancel: () => track('cancel', cancelling, () => client.cancel(toValue(runId))),
     answerApprovals: (approvals) =>
       track('approvals', answering, () => client.answerApprovals(toValue(runId), approvals)),
+    canCancel: computed(() => view.value.canCancel && !cancelling.value),
     cancelling,
     answering,
     error,
   };
-}
-
-function typed(error: unknown): RunlightClientError {
-  if (RunlightClientError.isInstance(error)) return error;
-  return new RunlightClientError(
-    'network',
-    error instanceof Error ? error.message : String(error),
-    {
-      cause: error,
-    },
-  );
 }

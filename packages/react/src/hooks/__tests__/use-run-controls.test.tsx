@@ -1,6 +1,15 @@
-import { createRunlightClient } from '@runlight/client';
+import { createRunlightClient, type RunControlResult } from '@runlight/client';
+import { snapshot } from '@runlight/test-utils';
 import { QueryClient } from '@tanstack/react-query';
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
+import {
+  act,
+  cleanup,
+  fireEvent,
+  render,
+  renderHook,
+  screen,
+  waitFor,
+} from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunlightProvider } from '../../provider/runlight-provider';
@@ -9,6 +18,8 @@ import { useRunControls } from '../use-run-controls';
 afterEach(() => {
   cleanup();
 });
+
+const queued = snapshot(1, { status: 'queued', fencingToken: 0 });
 
 /** A transport answering the two control routes: 202, or `refuse`'s answer for approvals. */
 function setup(refuse: { status: number; code: string } | null = null) {
@@ -19,6 +30,10 @@ function setup(refuse: { status: number; code: string } | null = null) {
   });
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = String(input);
+    // The run's own requests (the controls follow its facts): a queued run, no stream yet.
+    if (init?.method !== 'POST') {
+      return url.endsWith('/events') ? new Promise<Response>(() => {}) : Response.json(queued);
+    }
     posts.push({
       url: url.replace('http://runlight.test/api', ''),
       body: JSON.parse(String(init?.body)),
@@ -52,13 +67,16 @@ describe('useRunControls', () => {
     const { posts, wrapper, release } = setup();
     const { result } = renderHook(() => useRunControls('run-1'), { wrapper });
     expect(result.current.cancelling).toBe(false);
-    let cancelled: Promise<void> = Promise.resolve();
+    await waitFor(() => expect(result.current.canCancel).toBe(true));
+    let cancelled: Promise<RunControlResult> = Promise.resolve({ ok: true });
     act(() => {
       cancelled = result.current.cancel();
     });
     await waitFor(() => expect(result.current.cancelling).toBe(true));
+    // A cancel on its way: the button it drives is disabled until the server answers.
+    expect(result.current.canCancel).toBe(false);
     release();
-    await act(() => cancelled);
+    expect(await act(() => cancelled)).toEqual({ ok: true });
     await waitFor(() => expect(result.current.cancelling).toBe(false));
     await act(() =>
       result.current.answerApprovals([{ approvalId: 'a-1', approved: false, reason: 'No' }]),
@@ -77,9 +95,11 @@ describe('useRunControls', () => {
   it('a refused answer is the typed error, with the server’s code', async () => {
     const { wrapper } = setup({ status: 409, code: 'not_awaiting_approval' });
     const { result } = renderHook(() => useRunControls('run-1'), { wrapper });
+    let answered: RunControlResult | undefined;
     await act(async () => {
-      await result.current.answerApprovals([{ approvalId: 'a-1', approved: true }]).catch(() => {});
+      answered = await result.current.answerApprovals([{ approvalId: 'a-1', approved: true }]);
     });
+    expect(answered).toMatchObject({ ok: false, error: { code: 'not_awaiting_approval' } });
     await waitFor(() => expect(result.current.error).not.toBeNull());
     expect(result.current.error).toMatchObject({
       kind: 'http',
@@ -87,5 +107,66 @@ describe('useRunControls', () => {
       code: 'not_awaiting_approval',
     });
     expect(result.current.answering).toBe(false);
+  });
+});
+
+/** The Stop button of the hook's JSDoc. */
+function Stop() {
+  const { cancel, canCancel, error } = useRunControls('run-1');
+  return (
+    <button
+      type="button"
+      disabled={!canCancel}
+      data-code={error?.code ?? ''}
+      onClick={() => void cancel()}
+    >
+      Stop
+    </button>
+  );
+}
+
+describe('useRunControls as its JSDoc shows it (issue 45)', () => {
+  it('`void cancel()` after the run ended leaves no unhandled rejection; the result says run_ended', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      // The page still shows the run running; the server has already seen it end.
+      const running = snapshot(3, { status: 'running' });
+      const fetch: typeof globalThis.fetch = async (input, init) => {
+        const url = String(input);
+        if (init?.method === 'POST') {
+          const error = { code: 'run_ended', message: 'The run ended.' };
+          return Response.json({ error }, { status: 409 });
+        }
+        return url.endsWith('/events') ? new Promise<Response>(() => {}) : Response.json(running);
+      };
+      const client = createRunlightClient({ baseUrl: 'http://runlight.test/api', fetch });
+      const wrapper = ({ children }: { children?: ReactNode }) => (
+        <RunlightProvider client={client} queryClient={new QueryClient()}>
+          {children}
+        </RunlightProvider>
+      );
+      render(<Stop />, { wrapper });
+      const button = screen.getByRole('button', { name: 'Stop' });
+      await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+      fireEvent.click(button);
+      await waitFor(() => expect(button.dataset.code).toBe('run_ended'));
+      // Unhandled rejections are reported after the microtask queue drains: give it a turn.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(rejections).toEqual([]);
+
+      const { result } = renderHook(() => useRunControls('run-1'), { wrapper });
+      let settled: RunControlResult | undefined;
+      await act(async () => {
+        settled = await result.current.cancel();
+      });
+      expect(settled).toMatchObject({
+        ok: false,
+        error: { kind: 'http', status: 409, code: 'run_ended' },
+      });
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 });

@@ -1,9 +1,8 @@
-import { isTerminalStatus, type RunSnapshot } from '@runlight/protocol';
-import { pendingApprovalIds } from '../../runner/control/approval-answers';
+import { isTerminalStatus, pendingApprovals, type RunSnapshot } from '@runlight/protocol';
 import type { ToolApprovalAnswer } from '../../runner/run-options';
 import type { ControlRequest } from '../../store/control-requests';
 import { jsonError } from '../json-error';
-import type { RunControlContext } from './run-control';
+import type { RunControlContext } from './run-control-context';
 
 const recorded = (runId: string) =>
   Response.json({ runId }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
@@ -95,7 +94,9 @@ export async function recordApprovals(
   }
   if (isTerminalStatus(snapshot.run.status)) return runEnded(runId);
   if (snapshot.run.status !== 'running') return notAwaitingApproval(runId);
-  const pending = pendingApprovalIds(snapshot.assistant?.message);
+  const pending = new Set(
+    pendingApprovals(snapshot.assistant?.message).map((request) => request.approvalId),
+  );
   const answered = new Set(approvals.map((answer) => answer.approvalId));
   const matches =
     pending.size > 0 &&
