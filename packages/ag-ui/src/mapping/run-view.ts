@@ -1,7 +1,12 @@
 import type { Interrupt } from '@ag-ui/core';
 import type { RunState } from '@runlight/client';
 import { selectMessage } from '@runlight/client';
-import type { RunFailure, RunStatus, UIMessage } from '@runlight/protocol';
+import {
+  pendingApprovals,
+  type RunFailure,
+  type RunStatus,
+  type UIMessage,
+} from '@runlight/protocol';
 import { interruptIdOf } from './interrupt-id';
 import { type OperationActivityContent, operationActivityOf } from './operation-activity';
 
@@ -109,16 +114,14 @@ export function viewPartsOf(message: UIMessage | null): ViewPart[] {
 function interruptsOf(runId: string, message: UIMessage | null, answered: ReadonlySet<string>) {
   if (message === null) return [];
   const interrupts: Interrupt[] = [];
-  for (const part of message.parts) {
-    const tool = part as ToolPart;
-    const name = toolNameOf(part);
-    if (name === null || tool.state !== 'approval-requested' || !tool.approval) continue;
-    if (answered.has(tool.approval.id)) continue;
+  // The protocol's one definition of a pending request (`pendingApprovals`).
+  for (const { approvalId, toolCallId, toolName } of pendingApprovals(message)) {
+    if (answered.has(approvalId)) continue;
     interrupts.push({
-      id: interruptIdOf(runId, tool.approval.id),
+      id: interruptIdOf(runId, approvalId),
       reason: 'tool_approval',
-      message: `Approve the call of ${name}?`,
-      toolCallId: tool.toolCallId,
+      message: `Approve the call of ${toolName}?`,
+      toolCallId,
       responseSchema: {
         type: 'object',
         properties: { approved: { type: 'boolean' }, reason: { type: 'string' } },
