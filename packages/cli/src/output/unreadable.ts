@@ -12,12 +12,18 @@ import {
  * client's `notFoundRetryMs`), or nothing loaded and the server failing past `deadline`.
  * `null` while there is something to wait for.
  */
-export function unreadable(state: RunState, now: number, deadline: number): RunLoadFailure | null {
+export function unreadable(
+  state: RunState,
+  now: number,
+  deadline: number,
+): Exclude<RunLoadFailure, 'unreachable'> | null {
   if (state.run !== null) return state.connection === 'unauthorized' ? 'access-refused' : null;
   // A refusal inside a batch of snapshots (`runs`) arrives as `http` with the status.
   const status = state.error?.status;
   if (status === 401 || status === 403) return 'access-refused';
-  const failure = loadFailureOf(selectRunStatus(state));
+  const loaded = loadFailureOf(selectRunStatus(state));
+  // A server it cannot reach is, for the command line, one failing: `--wait` bounds both.
+  const failure = loaded === 'unreachable' ? 'unavailable' : loaded;
   // Closed with nothing loaded: the client will not try again by itself.
   if (failure !== null && state.connection === 'closed') return failure;
   if (failure === 'unavailable' && now < deadline) return null;
