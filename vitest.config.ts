@@ -78,6 +78,7 @@ export default defineConfig({
         testTimeout: 120_000,
       }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
+      project('ag-ui', './packages/ag-ui', { setupFiles: [FAIL_ON_UNHANDLED] }),
       // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
       './packages/svelte/vitest.config.ts',
       './examples/svelte-status/vitest.config.ts',

@@ -13,6 +13,7 @@ export const PUBLISHED = [
   'svelte',
   'cli',
   'vue',
+  'ag-ui',
 ] as const;
 
 /** What a new app installs beside Runlight: the peers (newest in range) and its tools. */

@@ -1,4 +1,4 @@
-import { isTerminalStatus } from '@runlight/protocol';
+import { isTerminalStatus, pendingApprovals } from '@runlight/protocol';
 import { RunNotFoundError, readJsonBody, type WebHandler } from '@runlight/runtime';
 import type { z } from 'zod';
 import type { DemoRuntime } from './demo-runtime';
@@ -150,12 +150,8 @@ async function answerApproval(
     const snapshot = await demo.store.getSnapshot(runId);
     pending =
       !isTerminalStatus(snapshot.run.status) &&
-      (snapshot.assistant?.message.parts ?? []).some(
-        (part) =>
-          'state' in part &&
-          part.state === 'approval-requested' &&
-          'approval' in part &&
-          part.approval?.id === answer.approvalId,
+      pendingApprovals(snapshot.assistant?.message).some(
+        (request) => request.approvalId === answer.approvalId,
       );
   } catch (error) {
     if (RunNotFoundError.isInstance(error)) {

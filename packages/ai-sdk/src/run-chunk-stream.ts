@@ -1,5 +1,5 @@
 import { type RunState, type RunStore, selectActivity, selectMessage } from '@runlight/client';
-import { isTerminalStatus } from '@runlight/protocol';
+import { isTerminalStatus, pendingApprovals } from '@runlight/protocol';
 import type { UIMessageChunk } from 'ai';
 import { type ChunkCursor, closeParts, messageChunks } from './message-chunks';
 
@@ -24,12 +24,8 @@ function endOf(state: RunState, answered: ReadonlySet<string>): 'done' | 'approv
   if (run === null) return null;
   if (isTerminalStatus(run.status)) return state.phase === 'synced' ? 'done' : null;
   if (selectActivity(state).kind !== 'awaiting-approval') return null;
-  const pending = (state.assistant?.message.parts ?? []).flatMap((part) =>
-    'state' in part && part.state === 'approval-requested' && 'approval' in part
-      ? [(part.approval as { id: string }).id]
-      : [],
-  );
-  return pending.some((id) => !answered.has(id)) ? 'approval' : null;
+  const pending = pendingApprovals(state.assistant?.message);
+  return pending.some((request) => !answered.has(request.approvalId)) ? 'approval' : null;
 }
 
 /**

@@ -33,6 +33,7 @@ export function toChatStatus(activity: Pick<Activity, 'kind' | 'operation'> | nu
     case 'streaming':
     case 'working':
     case 'stalled':
+    case 'handing-off':
       return 'streaming';
   }
 }

@@ -20,6 +20,11 @@ export interface CommandOptions {
   readonly json: boolean;
   /** `tail`: stream the assistant's text as well. */
   readonly text: boolean;
+  /**
+   * `tail --text`: write the answer as the run sent it, control sequences included (by default
+   * they are shown, not acted on: `neutralize`).
+   */
+  readonly raw: boolean;
   readonly color: boolean;
   /** How long a run that does not exist yet, or a server that does not answer, is waited for. */
   readonly waitMs: number;
@@ -74,6 +79,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   if (values.text === true && name !== 'tail') {
     throw new UsageError('--text is an option of tail');
   }
+  if (values.raw === true && values.text !== true) {
+    throw new UsageError('--raw goes with tail --text (the answer as the run sent it)');
+  }
   return {
     kind: 'command',
     options: {
@@ -83,6 +91,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       headers: (values.header ?? []).map(parseHeader),
       json: values.json === true,
       text: values.text === true,
+      raw: values.raw === true,
       color: values['no-color'] !== true,
       waitMs: parseWait(values.wait),
       recovers: values.recovers === true,
@@ -99,6 +108,7 @@ function parseOptions(argv: readonly string[]) {
       header: { type: 'string', short: 'H', multiple: true },
       json: { type: 'boolean' },
       text: { type: 'boolean' },
+      raw: { type: 'boolean' },
       'no-color': { type: 'boolean' },
       wait: { type: 'string' },
       recovers: { type: 'boolean' },

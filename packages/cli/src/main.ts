@@ -19,9 +19,12 @@ Commands:
 Options:
   -H, --header "Name: value"   Send a header with every request (repeatable), e.g. credentials
       --json                   Machine output: one JSON object a line, no colour
-      --text                   tail: stream the assistant's text as well
+      --text                   tail: stream the assistant's text as well (control
+                               characters shown, never acted on)
+      --raw                    with --text: the text as the run sent it, control
+                               sequences included (only for runs you trust)
       --wait <seconds>         Wait this long for a run that does not exist yet or a server that
-                               does not answer (default 30)
+                               does not answer, at any time (default 30)
       --recovers               The deployment recovers stalled runs (a stall reads "recovering")
       --no-color               No colour (also NO_COLOR=1; colour only on a TTY)
   -h, --help                   This help

@@ -8,12 +8,23 @@ import { type ClientHooks, clientHooks } from './inspect/client-hooks';
 import { type ApprovalAnswer, postApprovals, postRunControl } from './run-controls';
 import { RunStore } from './run-store';
 import type { ReconnectOptions, RunStoreContext, StreamLimits } from './run-store-context';
+import { shareTabs } from './tabs/tab-shared-fetch';
 
 export interface RunlightClientOptions {
   /** Where the run handlers are mounted, e.g. `https://example.com/api` (→ `/api/runs/:id`). */
   baseUrl: string;
   /** The transport; defaults to the global `fetch`. Tests pass their own. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Tabs of this origin share one copy of each run's event stream (`shareTabs`): one tab
+   * reads it, the others follow over a `BroadcastChannel` and take over from their own cursor
+   * when it closes or sleeps — so many tabs do not exhaust the browser's six connections per
+   * host on HTTP/1.1. Only tabs whose requests match (`baseUrl`, headers, credentials) share;
+   * without `BroadcastChannel` and `navigator.locks`, or outside a page, each keeps its own.
+   * Default: `true` unless you pass your own `fetch` (its behaviour per tab is yours to know;
+   * set `true` to share what it returns). `false` opts out.
+   */
+  shareTabs?: boolean;
   /**
    * Headers of every request — snapshots, the event stream, every reconnect — or a function
    * (sync or async) called before EACH request, so a refreshed token is picked up by the next
@@ -151,7 +162,11 @@ export type SnapshotLoader = (
  */
 export function createRunlightClient(options: RunlightClientOptions): RunlightClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const transport = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetch =
+    (options.shareTabs ?? options.fetch === undefined)
+      ? shareTabs({ baseUrl, fetch: transport })
+      : transport;
   const now = options.now ?? Date.now;
   const { headers, credentials } = options;
   const startedRuns = new Set<string>();

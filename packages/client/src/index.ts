@@ -1,3 +1,5 @@
+/** Which approval requests of a message are pending: one definition, from the protocol. */
+export { type PendingApproval, pendingApprovals } from '@runlight/protocol';
 export type { BatchSnapshotContext } from './connection/batch-snapshot-loader';
 export { batchSnapshotLoader } from './connection/batch-snapshot-loader';
 export { cursorOf } from './connection/cursor';
@@ -42,6 +44,18 @@ export type {
 export { createMultiplexedRunlightClient } from './multiplex/create-multiplexed-client';
 export type { RunMultiplexerOptions } from './multiplex/run-multiplexer';
 export { RunMultiplexer } from './multiplex/run-multiplexer';
+export { countdownSeconds } from './observer/countdown-seconds';
+export { ElapsedClock, elapsedClock, TICK_MS } from './observer/elapsed-clock';
+export type { ObservedRunStore, RunObserverOptions } from './observer/run-observer';
+export { RunObserver } from './observer/run-observer';
+export type { RunStatusInfo } from './observer/run-status-info';
+export { runStatusInfo } from './observer/run-status-info';
+export type { DehydratedRun } from './observer/seed-run-store';
+export { dehydrateRun, seedRunStore } from './observer/seed-run-store';
+export type { RunConnection } from './observer/select-connection';
+export { connectionEquals, selectConnection } from './observer/select-connection';
+export { selectOperation } from './observer/select-operation';
+export { shownElapsedMs } from './observer/shown-elapsed-ms';
 export type { ApprovalAnswer } from './run-controls';
 export type { RunStoreRecorder } from './run-store';
 export { RunStore } from './run-store';
@@ -67,6 +81,11 @@ export { loadFailureOf } from './status/load-failure-of';
 export { runlightStatusCss } from './status/run-status-css';
 export type { ConnectionIssue, RunStatusView } from './status/select-run-status';
 export { runStatusEquals, selectRunStatus } from './status/select-run-status';
+export type { TabChannel, TabEnvironment, TabLocks } from './tabs/tab-environment';
+export { defaultTabEnvironment } from './tabs/tab-environment';
+export type { TabShare } from './tabs/tab-share';
+export type { TabSharedFetch, TabSharingOptions } from './tabs/tab-shared-fetch';
+export { shareTabs } from './tabs/tab-shared-fetch';
 export type {
   RunTimelineModel,
   TimelineGap,

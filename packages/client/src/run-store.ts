@@ -39,6 +39,8 @@ export class RunStore {
   readonly #context: RunStoreContext;
   #state: RunState;
   readonly #listeners = new Set<() => void>();
+  /** Told of every change like `#listeners`, but they neither open nor hold the connection. */
+  readonly #watchers = new Set<() => void>();
   readonly #durableListeners = new Set<(event: DurableRunEvent) => void>();
   #notifyScheduled = false;
   #closeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -80,6 +82,21 @@ export class RunStore {
         this.#closeTimer = undefined;
         if (this.#listeners.size === 0) this.disconnect();
       }, 0);
+    };
+  };
+
+  /**
+   * A passive subscription: `listener` is told of every change as a subscriber is, but it
+   * neither opens the live connection nor keeps it open — it sees what the app's own
+   * subscribers make the store receive. For developer tools and other onlookers.
+   *
+   * @example
+   * const stop = store.watch(() => console.log(store.getState().connection));
+   */
+  watch = (listener: () => void): (() => void) => {
+    this.#watchers.add(listener);
+    return () => {
+      this.#watchers.delete(listener);
     };
   };
 
@@ -222,6 +239,7 @@ export class RunStore {
     queueMicrotask(() => {
       this.#notifyScheduled = false;
       for (const listener of [...this.#listeners]) listener();
+      for (const watcher of [...this.#watchers]) watcher();
     });
   }
 }

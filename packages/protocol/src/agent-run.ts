@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { RunHandOffSchema } from './run-hand-off';
 import { RunOperationSchema } from './run-operation';
 import { RunTraceSchema } from './run-trace';
 import { TimestampSchema } from './timestamp';
@@ -70,6 +71,11 @@ const agentRunShape = {
   updatedAt: TimestampSchema,
   /** The run's trace, when it was created with telemetry on (see `RunTraceSchema`). */
   trace: z.optional(RunTraceSchema),
+  /**
+   * The latest planned hand-off (a graceful shutdown), kept until the acquisition after the
+   * one that received it (see `RunHandOffSchema`); absent when there was none.
+   */
+  handOff: z.optional(RunHandOffSchema),
 };
 
 function checkFailure(

@@ -26,6 +26,8 @@ export {
 } from './approvals-body';
 export type { AssistantCheckpoint } from './assistant-checkpoint';
 export { AssistantCheckpointSchema } from './assistant-checkpoint';
+export type { PendingApproval } from './pending-approvals';
+export { pendingApprovals } from './pending-approvals';
 export {
   expandRunDeltaBatch,
   MAX_RUN_DELTA_BATCH,
@@ -66,6 +68,8 @@ export {
   RunUnauthorizedSchema,
   ServedRunEventSchema,
 } from './run-event';
+export type { RunHandOff } from './run-hand-off';
+export { RunHandOffSchema } from './run-hand-off';
 export type {
   CompactionOutcome,
   ModelFailureReason,

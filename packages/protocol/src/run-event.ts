@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { RUN_STATUSES, RunFailureSchema, RunIdSchema } from './agent-run';
 import { AssistantCheckpointSchema } from './assistant-checkpoint';
+import { RunHandOffSchema } from './run-hand-off';
 import { RunOperationSchema } from './run-operation';
 import { RunTraceSchema } from './run-trace';
 import { TimestampSchema } from './timestamp';
@@ -95,6 +96,10 @@ export type RunStatusChange = (typeof RUN_STATUS_CHANGES)[number];
  * detect), had its lease handed off by an owner shutting down gracefully (`lease-handed-off`:
  * `leaseExpiresAt` is the event's time — expired at once, so another runner's recovery takes
  * the run over on its next poll) or ended.
+ *
+ * `handOff` is the run's planned hand-off after the change, as its record holds it: set by
+ * `lease-handed-off` (who handed over), completed by the acquisition that receives the run (to
+ * whom), carried by every later `run-status` event until the next acquisition; absent otherwise.
  */
 const runStatusShape = {
   type: z.literal('run-status'),
@@ -105,6 +110,7 @@ const runStatusShape = {
   failure: z.nullable(RunFailureSchema),
   /** `created` only: the run's trace, when it was created with telemetry on. */
   trace: z.optional(RunTraceSchema),
+  handOff: z.optional(RunHandOffSchema),
 };
 
 export const RunStatusEventSchema = z.strictObject({

@@ -7,6 +7,7 @@
 export type {
   ActivityContext,
   ActivityDescription,
+  PendingApproval,
   RunLoadFailure,
   RunStatusLabels,
   RunStatusLabelsInput,
@@ -28,6 +29,7 @@ export {
   describeSpanResult,
   formatElapsed,
   loadFailureOf,
+  pendingApprovals,
   resolveRunStatusLabels,
   runStatusEquals,
   selectRunStatus,

@@ -1,6 +1,7 @@
 export { CallbackResultError } from './errors/callback-result-error';
 export type { FencingReason } from './errors/fencing-error';
 export { FencingError } from './errors/fencing-error';
+export { InvalidChatIdError } from './errors/invalid-chat-id-error';
 export { InvalidRunIdError } from './errors/invalid-run-id-error';
 export type { TransitionRule } from './errors/invalid-transition-error';
 export { InvalidTransitionError } from './errors/invalid-transition-error';
@@ -27,6 +28,8 @@ export { AccessPolicyError } from './http/access/access-policy-error';
 export type { Authorize, AuthorizeInput, RunAction } from './http/access/authorize';
 export type { RunCorsOptions, RunCorsPolicy } from './http/access/cors';
 export { createCorsPolicy } from './http/access/cors';
+export type { CrossSiteGuard, CrossSiteOptions } from './http/access/cross-site-guard';
+export { createCrossSiteGuard } from './http/access/cross-site-guard';
 export {
   type ChatConversation,
   createChatReadRoute,
@@ -77,6 +80,8 @@ export type {
   RunSubscriptionRefusal,
 } from './http/streams/multiplexed-event-stream';
 export type { RunResetEvent } from './http/streams/run-event-stream';
+export type { RedactedError } from './log/redact-error';
+export { redactError } from './log/redact-error';
 export type { RunRecovery, RunRecoveryOptions } from './recovery/create-run-recovery';
 export { createRunRecovery } from './recovery/create-run-recovery';
 export type { AgentRuntime, AgentRuntimeOptions, RunHandle } from './runner/agent-runtime';

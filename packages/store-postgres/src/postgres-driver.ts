@@ -5,6 +5,7 @@ import {
   type StoredEventHead,
   storedEventHead,
 } from '@runlight/runtime/driver';
+import { CLOCK_READING_SQL, createDatabaseClock } from './database-clock';
 import { type PostgresSchemaOptions, runlightTables } from './migrate';
 import { type PostgresClient, type SqlStatement, toSqlClient } from './sql-client';
 
@@ -51,6 +52,14 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
   const sql = toSqlClient(options.client);
   const tables = runlightTables(options);
   const name = statementNamer(tables.schema);
+  // Leases are written and compared in the database's time, whatever each process's clock says.
+  const clock = createDatabaseClock(async () => {
+    const [row] = await sql.query<{ clock_ms: unknown }>({
+      name: name('clock'),
+      text: `SELECT ${CLOCK_READING_SQL} AS clock_ms`,
+    });
+    return row?.clock_ms;
+  });
 
   // The snapshot (when the store passes one) goes to its own table, off the run row.
   const writeChildren = `
@@ -64,7 +73,7 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
       SELECT $1, event.revision, event.document
       FROM written, unnest($5::integer[], $8::json[]) AS event (revision, document)
     )
-    SELECT count(*)::integer AS written FROM written`;
+    SELECT count(*)::integer AS written, ${CLOCK_READING_SQL} AS clock_ms FROM written`;
 
   // `assistant_revision` and `run_assistants` belong to records written before the assistant
   // pointer existed: never written now, so a legacy record keeps naming its own checkpoint.
@@ -187,13 +196,16 @@ export function createPostgresDriver(options: PostgresDriverOptions): AgentRunti
         head.leaseExpiresAt,
       ];
       if (onHead) values.push(createHash('md5').update(expectedHead, 'utf8').digest('hex'));
-      const [row] = await sql.query<{ written: number }>({
+      const [row] = await sql.query<{ written: number; clock_ms: unknown }>({
         name: name(expectedRevision === null ? 'insert' : onHead ? 'update_on_head' : 'update'),
         text: expectedRevision === null ? insert : onHead ? updateOnHead : update,
         values,
       });
+      clock.observe(row?.clock_ms);
       return row?.written === 1;
     },
+
+    now: () => clock.now(),
 
     async findExpiredRuns({ now, limit }) {
       const rows = await sql.query<{ id: string; lease_expires_at: Date | string }>({

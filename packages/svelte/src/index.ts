@@ -6,7 +6,10 @@
 export type {
   ActivityContext,
   ActivityDescription,
+  PendingApproval,
+  RetrySchedule,
   RunLoadFailure,
+  RunStatusInfo,
   RunStatusLabels,
   RunStatusLabelsInput,
   RunStatusView,
@@ -25,6 +28,7 @@ export {
   describeSpanHeading,
   describeSpanResult,
   formatElapsed,
+  pendingApprovals,
   resolveRunStatusLabels,
   selectRunStatus,
   statusText,
@@ -58,7 +62,6 @@ export type { RunControlResult, RunControls } from './runes/use-run-controls.sve
 export { useRunControls } from './runes/use-run-controls.svelte.js';
 export { useRunHistory, useRunTimeline } from './runes/use-run-history.js';
 export { default as RunStatus } from './status/RunStatus.svelte';
-export type { RetrySchedule, RunStatusInfo } from './status/run-status-info.js';
 export { runlightStatusCss } from './status/status-css.js';
 export type { UseRunStatusOptions } from './status/use-run-status.js';
 export { useRunStatus } from './status/use-run-status.js';

@@ -5,6 +5,7 @@
  */
 export type {
   ActivityDescription,
+  PendingApproval,
   RunLoadFailure,
   RunStatusDescription,
   RunStatusLabels,
@@ -24,6 +25,7 @@ export {
   describeSpanHeading,
   describeSpanResult,
   formatElapsed,
+  pendingApprovals,
   resolveRunStatusLabels,
   selectRunStatus,
   statusText,

@@ -25,6 +25,7 @@ const TONES: Record<Kind, RunTone> = {
   working: 'busy',
   'awaiting-approval': 'warning',
   stalled: 'warning',
+  'handing-off': 'busy',
   completed: 'success',
   failed: 'danger',
   cancelled: 'neutral',

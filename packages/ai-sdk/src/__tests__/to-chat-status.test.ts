@@ -23,6 +23,7 @@ describe('toChatStatus', () => {
       streaming: 'streaming',
       working: 'streaming',
       stalled: 'streaming',
+      'handing-off': 'streaming',
       'awaiting-approval': 'ready',
       completed: 'ready',
       cancelled: 'ready',

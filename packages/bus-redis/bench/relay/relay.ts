@@ -3,8 +3,10 @@
  * the same bus. One runner process publishes live deltas (~20-byte texts, round robin over
  * `--runs` runs) at each rate; a gateway process (Runlight's bus + run handlers + SSE) and a bare
  * relay process (`bare-relay.ts`: reads the same Redis streams or LISTEN channel, writes the same
- * SSE frames, validates nothing) take turns relaying them, on each bus (PostgreSQL LISTEN/NOTIFY
- * at `DATABASE_URL` or 127.0.0.1:5432 `test`, Redis Streams at `REDIS_URL` or 127.0.0.1:6379),
+ * SSE frames, validates nothing) relay them side by side: both follow the same runs at the same
+ * moment, so a change of load on the machine lands on both sides of the ratio. On each bus
+ * (PostgreSQL LISTEN/NOTIFY at `DATABASE_URL` or 127.0.0.1:5432 `test`, Redis Streams at
+ * `REDIS_URL` or 127.0.0.1:6379),
  * with 0, 1 and 5 SSE clients per run (the clients read in this process). Each turn follows
  * fresh runs, so every turn starts from empty buffers.
  *
@@ -116,45 +118,70 @@ const quantile = (values: number[], q: number) => {
 };
 let turnNumber = 0;
 
-/** One side relays `rate` deltas/s for a step to `clients` SSE clients per run. */
-async function turn(fleet: Fleet, side: 'gateway' | 'bare', rate: number, clients: number) {
-  const relay = fleet[side];
+interface Side {
+  relay: Child;
+  watchers: SseWatchers;
+}
+
+/**
+ * Both sides relay the same `rate` deltas/s of the same runs for a step, at the same moment, to
+ * `clients` SSE clients per run each: the runner publishes every delta once, the gateway and the
+ * bare relay read it from the same bus. Load that comes and goes on the machine lands on both
+ * sides of the ratio alike (turns a few seconds apart put it on one side only).
+ */
+async function turn(fleet: Fleet, rate: number, clients: number) {
   const runIds = Array.from(
     { length: runCount },
-    (_, index) => `${fleet.name}-${side}-${++turnNumber}-${index}`,
+    (_, index) => `${fleet.name}-${++turnNumber}-${index}`,
   );
-  const { port } = await relay.ask<Following>({ type: 'follow', runIds, clients }, 'following');
-  const watchers = new SseWatchers();
-  if (clients > 0) await watchers.open(port, runIds, clients);
+  const sides: Record<'gateway' | 'bare', Side> = {
+    gateway: { relay: fleet.gateway, watchers: new SseWatchers() },
+    bare: { relay: fleet.bare, watchers: new SseWatchers() },
+  };
+  const both = Object.values(sides);
+  await Promise.all(
+    both.map(async (side) => {
+      const { port } = await side.relay.ask<Following>(
+        { type: 'follow', runIds, clients },
+        'following',
+      );
+      if (clients > 0) await side.watchers.open(port, runIds, clients);
+    }),
+  );
   await sleep(300); // streams caught up, the bus names the new runs
-  watchers.measure();
-  await relay.ask({ type: 'measure' }, 'measuring');
+  for (const side of both) side.watchers.measure();
+  await Promise.all(both.map((side) => side.relay.ask({ type: 'measure' }, 'measuring')));
   const published = await fleet.runner.ask<Published>(
     { type: 'publish', runIds, rate, durationMs: stepMs },
     'published',
   );
   const expected = published.published * Math.max(clients, 1);
-  const received = async () =>
+  const received = async (side: Side) =>
     clients > 0
-      ? watchers.received
-      : (await relay.ask<Counted>({ type: 'count' }, 'counted')).received;
-  for (let waited = 0; waited < 5_000 && (await received()) < expected; waited += 50) {
+      ? side.watchers.received
+      : (await side.relay.ask<Counted>({ type: 'count' }, 'counted')).received;
+  const drained = async () =>
+    (await Promise.all(both.map(received))).every((count) => count >= expected);
+  for (let waited = 0; waited < 5_000 && !(await drained()); waited += 50) {
     await sleep(50);
   }
-  const report = await relay.ask<Reported>({ type: 'report' }, 'reported');
-  const latencies = clients > 0 ? watchers.latencies : report.latencies;
-  const result: Turn = {
-    cpuPer1000: (report.cpuMs / published.published) * 1_000,
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-    delivered: (await received()) / expected,
-  };
-  watchers.close();
-  await relay.ask({ type: 'unfollow' }, 'unfollowed');
+  const results = {} as Record<'gateway' | 'bare', Turn>;
+  for (const [name, side] of Object.entries(sides) as ['gateway' | 'bare', Side][]) {
+    const report = await side.relay.ask<Reported>({ type: 'report' }, 'reported');
+    const latencies = clients > 0 ? side.watchers.latencies : report.latencies;
+    results[name] = {
+      cpuPer1000: (report.cpuMs / published.published) * 1_000,
+      p50: quantile(latencies, 0.5),
+      p99: quantile(latencies, 0.99),
+      delivered: (await received(side)) / expected,
+    };
+    side.watchers.close();
+  }
+  await Promise.all(both.map((side) => side.relay.ask({ type: 'unfollow' }, 'unfollowed')));
   // The runs end (a terminal status would say so): the PostgreSQL bus, which hears every run of
-  // the deployment, drops their live deltas in the gateway (whichever side relayed them).
+  // the deployment, drops their live deltas in the gateway.
   fleet.gateway.process.send({ type: 'ended', runIds } satisfies ToRelayChild);
-  return { result, publishedPerSecond: (published.published / published.elapsedMs) * 1_000 };
+  return { results, publishedPerSecond: (published.published / published.elapsedMs) * 1_000 };
 }
 
 async function openFleet(name: string, bus: BusKind): Promise<Fleet> {
@@ -163,8 +190,7 @@ async function openFleet(name: string, bus: BusKind): Promise<Fleet> {
   );
   const fleet = { name, runner: runner!, gateway: gateway!, bare: bare! };
   // Warm-up (JIT, connections): both sides, 2 s at 2,000 deltas/s with one client, not shown.
-  await turn(fleet, 'gateway', 2_000, 1);
-  await turn(fleet, 'bare', 2_000, 1);
+  await turn(fleet, 2_000, 1);
   return fleet;
 }
 
@@ -182,7 +208,7 @@ const admin = new pg.Pool({ connectionString: PG_URL, max: 1 });
 const ratios: number[] = [];
 try {
   console.log(
-    `relay bench: ${runCount} runs, ${stepMs / 1_000} s per turn; gateway and bare relay take turns at each rate`,
+    `relay bench: ${runCount} runs, ${stepMs / 1_000} s per turn; gateway and bare relay follow the same stream at the same moment`,
   );
   if (only.includes('postgres')) {
     await migrate(admin, { schema });
@@ -200,26 +226,23 @@ try {
   for (const rate of rates) {
     for (const clients of clientCounts) {
       for (const fleet of fleets) {
-        const gateway = await turn(fleet, 'gateway', rate, clients);
-        const bare = await turn(fleet, 'bare', rate, clients);
-        const ratio = gateway.result.cpuPer1000 / bare.result.cpuPer1000;
+        const { results, publishedPerSecond: published } = await turn(fleet, rate, clients);
+        const { gateway, bare } = results;
+        const ratio = gateway.cpuPer1000 / bare.cpuPer1000;
         ratios.push(ratio);
-        const published = Math.min(gateway.publishedPerSecond, bare.publishedPerSecond);
         console.log(
           [
             fleet.name.padEnd(9),
             published.toFixed(0).padStart(9),
             String(clients).padStart(9),
-            gateway.result.cpuPer1000.toFixed(1).padStart(15),
-            bare.result.cpuPer1000.toFixed(1).padStart(12),
+            gateway.cpuPer1000.toFixed(1).padStart(15),
+            bare.cpuPer1000.toFixed(1).padStart(12),
             `${ratio.toFixed(2)}×`.padStart(7),
-            ms(gateway.result.p50),
-            ms(gateway.result.p99),
-            ms(bare.result.p50).padStart(9),
-            ms(bare.result.p99).padStart(9),
-            `${(Math.min(gateway.result.delivered, bare.result.delivered) * 100).toFixed(1)}%`.padStart(
-              11,
-            ),
+            ms(gateway.p50),
+            ms(gateway.p99),
+            ms(bare.p50).padStart(9),
+            ms(bare.p99).padStart(9),
+            `${(Math.min(gateway.delivered, bare.delivered) * 100).toFixed(1)}%`.padStart(11),
             loadavg()[0]!.toFixed(1).padStart(6),
           ].join(''),
         );

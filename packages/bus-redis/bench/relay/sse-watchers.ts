@@ -17,14 +17,14 @@ export class SseWatchers {
   readonly #requests: ClientRequest[] = [];
 
   /** Resolves once every stream answered with its headers. */
-  open(port: number, runIds: readonly string[], clients: number): Promise<void> {
+  open(port: number, runIds: readonly string[], clients: number, basePath = ''): Promise<void> {
     const opened: Promise<void>[] = [];
     for (const runId of runIds) {
       for (let n = 0; n < clients; n++) {
         opened.push(
           new Promise((resolve, reject) => {
             const request = get(
-              { host: '127.0.0.1', port, path: `/runs/${runId}/events`, agent: false },
+              { host: '127.0.0.1', port, path: `${basePath}/runs/${runId}/events`, agent: false },
               (response) => {
                 if (response.statusCode !== 200) {
                   reject(new Error(`${runId}: ${response.statusCode}`));

@@ -69,3 +69,25 @@ export function realServers(): () => Promise<RunServer> {
 }
 
 export const user = (content: string) => [{ role: 'user' as const, content }];
+
+/**
+ * Holds a model's requests until `open()`: the run waits for the model (its request start is
+ * recorded) for as long as a test needs, however slow the machine — a gate, not a delay.
+ *
+ * @example
+ * const { model, open } = gated(scriptedModel([{ text: 'Hi' }]));
+ */
+export function gated<Model extends { doStream: (options: never) => unknown }>(
+  model: Model,
+): { model: Model; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const doStream = model.doStream.bind(model) as (options: never) => unknown;
+  model.doStream = (async (options: never) => {
+    await opened;
+    return doStream(options);
+  }) as Model['doStream'];
+  return { model, open };
+}

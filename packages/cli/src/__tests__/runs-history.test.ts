@@ -5,7 +5,7 @@ import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, jsonSchema, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../exit-codes';
-import { realServers, runCli, user } from './harness';
+import { gated, realServers, runCli, user, waitFor } from './harness';
 
 const serve = realServers();
 
@@ -22,30 +22,43 @@ const lookup = tool({
   },
 });
 
-/** Starts a run that completes (after `firstTokenMs`) or fails at its request. */
+/**
+ * Starts a run that completes (after `firstTokenMs`) or fails at its request; with `gate`, its
+ * model request waits for it (a run still going when the command opens its stream, however
+ * slow the machine).
+ */
 async function start(
   server: Awaited<ReturnType<typeof serve>>,
   runId: string,
   end: 'completes' | 'fails',
+  gate?: Promise<void>,
 ) {
   const step =
     end === 'completes'
       ? { firstTokenMs: 200, tokenMs: 10, text: 'All done here.' }
       : { firstTokenMs: 300, error: { at: 'request' as const } };
-  const handle = server.runtime.startRun({
-    runId,
-    model: scriptedModel([step]),
-    messages: user('Hi'),
-  });
+  const { model, open } = gated(scriptedModel([step]));
+  if (gate === undefined) open();
+  else void gate.then(open);
+  const handle = server.runtime.startRun({ runId, model, messages: user('Hi') });
   await handle.created;
 }
 
 describe('runlight runs: several runs over one multiplexed stream', () => {
   it('off a TTY, each run’s phase lines with its id; exits 1 when any failed', async () => {
     const server = await serve();
-    await start(server, 'run-a', 'completes');
+    let open = () => {};
+    const streamOpen = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    await start(server, 'run-a', 'completes', streamOpen);
     await start(server, 'run-b', 'fails');
     const runs = runCli(['runs', server.baseUrl, 'run-a', 'run-b']);
+    // run-a answers once the command's one stream is open (both runs ended before it: none).
+    await waitFor(() =>
+      expect(server.requests.some((request) => request.includes('/run-events'))).toBe(true),
+    );
+    open();
     expect(await runs.exit).toBe(EXIT_CODES.failed);
     const lines = runs.lines();
     expect(lines).toContainEqual(expect.stringMatching(/^run-a {2}\S+\s+\+\S+ s {2}Completed$/));

@@ -4,7 +4,7 @@ import type { RunOperation } from '@runlight/protocol';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../exit-codes';
-import { realServers, runCli, user, waitFor } from './harness';
+import { gated, realServers, runCli, user, waitFor } from './harness';
 
 const serve = realServers();
 
@@ -23,13 +23,15 @@ const lineOf = (createdAt: string, at: string, words: string) =>
 describe('runlight tail over real HTTP/SSE', () => {
   it('prints each phase with its original timestamp and elapsed time, and exits 0 on completion', async () => {
     const server = await serve();
-    const handle = server.runtime.startRun({
-      runId: 'run-ok',
-      model: scriptedModel([{ firstTokenMs: 300, tokenMs: 40, text: 'Hello there, friend.' }]),
-      messages: user('Hi'),
-    });
+    const { model, open } = gated(
+      scriptedModel([{ firstTokenMs: 50, tokenMs: 40, text: 'Hello there, friend.' }]),
+    );
+    const handle = server.runtime.startRun({ runId: 'run-ok', model, messages: user('Hi') });
     await handle.created;
     const tail = runCli(['tail', server.baseUrl, 'run-ok']);
+    // The model answers once the tail has seen it wait (a slow start would join later).
+    await waitFor(() => expect(tail.stdout()).toContain('Waiting for the model'));
+    open();
     expect(await tail.exit).toBe(EXIT_CODES.completed);
     const run = await server.store.getRun('run-ok');
     const operation = run?.lastOperation as RunOperation;

@@ -91,8 +91,22 @@ describe('runlight tail: a worker that dies, and the one that takes over', () =>
     const takeover = said.indexOf('Another worker took over');
     expect(stall).toBeGreaterThan(said.indexOf('Writing the answer'));
     expect(takeover).toBeGreaterThan(stall);
-    expect(said.slice(takeover)).toContain('Writing the answer');
+    // The new owner carries on with the phase it took over: when the tail sees that moment (a
+    // burst may carry it past), the line says so, dated at the takeover — never back in time.
+    const began = lines[said.indexOf('Writing the answer')]!.split(' ')[0]!;
+    for (const line of said.slice(takeover + 1)) {
+      if (line.includes(began)) expect(line).toBe(`Writing the answer — resumed (since ${began})`);
+    }
+    expect(said.slice(takeover + 1).some((line) => line.startsWith('Writing the answer'))).toBe(
+      true,
+    );
     expect(said.at(-1)).toBe('Completed');
+    // Lines never go back in time, and one stall is one line.
+    const times = lines.map((line) => Date.parse(line.split(' ')[0]!));
+    for (let index = 1; index < times.length; index++) {
+      expect(times[index]).toBeGreaterThanOrEqual(times[index - 1]!);
+    }
+    expect(said.filter((line) => line.startsWith('The worker stopped responding'))).toHaveLength(1);
     // The stall is dated by the lease it outlived; the takeover by the new owner's acquisition.
     expect(lines[stall]).toMatch(new RegExp(`^${stalledAt.replace('.', '\\.')} `));
     const acquired = (await store.readEvents(runId)).find(

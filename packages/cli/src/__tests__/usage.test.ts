@@ -80,6 +80,7 @@ describe('runlight: the command line', () => {
         ],
         json: true,
         text: false,
+        raw: false,
         color: false,
         waitMs: 1500,
         recovers: true,

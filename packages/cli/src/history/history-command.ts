@@ -11,9 +11,11 @@ import {
 import type { CommandOptions } from '../args';
 import { EXIT_CODES } from '../exit-codes';
 import { clientOptions } from '../output/client-options';
+import { ContactWatch } from '../output/contact-watch';
 import type { CliIo } from '../output/io';
+import { jsonLine } from '../output/neutralize';
 import { activityColour, styleFor } from '../output/style';
-import { unreadable, unreadableText } from '../output/unreadable';
+import { ANSWER_GRACE_MS, unreadable, unreadableText } from '../output/unreadable';
 import { statusWords } from '../tail/phase-tracker';
 import { renderWaterfall, type WaterfallRow, waterfallRows } from './waterfall';
 
@@ -30,7 +32,6 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
   const store = client.run(runId);
   const history = runHistoryOf(client, runId);
   const style = styleFor(io.stdout, io, options.color && !options.json);
-  const deadline = Date.now() + options.waitMs;
 
   const print = () => {
     const state = store.getState();
@@ -50,7 +51,7 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
     const totalMs = Math.max(0, untilMs - Date.parse(run.createdAt));
     if (options.json) {
       io.stdout.write(
-        `${JSON.stringify({
+        `${jsonLine({
           type: 'history',
           runId,
           activity: view.activity.kind,
@@ -80,7 +81,8 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
       done = true;
       offHistory();
       offStore();
-      clearTimeout(recheck);
+      contact.stop();
+      clearTimeout(historyTimer);
       io.signal?.removeEventListener('abort', interrupt);
       store.disconnect();
       resolve(code);
@@ -89,8 +91,12 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
     const check = () => {
       if (done) return;
       const state = store.getState();
-      const failure = unreadable(state, Date.now(), deadline);
+      contact.observe(state);
+      watchHistory();
       const historyState = history.getState();
+      const failure =
+        unreadable(state, contact.outOfContactMs(), options.waitMs) ??
+        (stalledHistory && historyState.status !== 'ready' ? 'unavailable' : null);
       if (failure !== null || historyState.status === 'error') {
         const reason =
           failure ??
@@ -98,10 +104,10 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
         const words =
           failure === null && reason === 'unavailable'
             ? `${defaultRunStatusLabels.error} (history: ${historyState.error?.kind})`
-            : unreadableText(reason);
+            : unreadableText(reason, state);
         if (options.json) {
           const record = { type: 'error', runId, reason, text: words, exitCode: 4 };
-          io.stdout.write(`${JSON.stringify(record)}\n`);
+          io.stdout.write(`${jsonLine(record)}\n`);
         } else io.stderr.write(`runlight: ${words} (run ${runId})\n`);
         finish(EXIT_CODES.unreadable);
         return;
@@ -111,11 +117,28 @@ export function historyCommand(options: CommandOptions, io: CliIo): Promise<numb
       print();
       finish(EXIT_CODES.completed);
     };
-    const recheck = setTimeout(check, options.waitMs + 10);
+    // `--wait` bounds every read: the run's snapshot, and each history page (no page for that
+    // long, plus the grace a request gets — a server that accepts and never answers — reads as
+    // unavailable).
+    const contact = new ContactWatch(options.waitMs, check);
+    let stalledHistory = false;
+    let historyTimer: ReturnType<typeof setTimeout> | undefined;
+    let lastHistory: unknown = null;
+    const watchHistory = () => {
+      const current = history.getState();
+      if (current === lastHistory) return;
+      lastHistory = current;
+      clearTimeout(historyTimer);
+      historyTimer = setTimeout(() => {
+        stalledHistory = true;
+        check();
+      }, options.waitMs + ANSWER_GRACE_MS);
+    };
     if (io.signal?.aborted) return finish(EXIT_CODES.interrupted);
     io.signal?.addEventListener('abort', interrupt, { once: true });
     offHistory = history.subscribe(check);
     offStore = store.subscribe(check);
+    check();
   });
 }
 

@@ -2,7 +2,9 @@ import { createMultiplexedRunlightClient, type RunState } from '@runlight/client
 import type { CommandOptions } from '../args';
 import { EXIT_CODES } from '../exit-codes';
 import { clientOptions } from '../output/client-options';
+import { ContactWatch } from '../output/contact-watch';
 import type { CliIo } from '../output/io';
+import { jsonLine } from '../output/neutralize';
 import { activityColour, styleFor } from '../output/style';
 import { unreadable, unreadableText } from '../output/unreadable';
 import { followRun } from '../tail/follow-run';
@@ -24,13 +26,14 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
   const client = createMultiplexedRunlightClient(clientOptions(options, io));
   const style = styleFor(io.stdout, io, options.color && !options.json);
   const table = !options.json && io.stdout.isTTY === true;
-  const deadline = Date.now() + options.waitMs;
   const runIds = [...new Set(options.runIds)];
   const ends = new Map<string, End>();
   let drawnLines = 0;
+  /** `--wait` per run: the multiplexed stream may answer for one run and not for another. */
+  const contacts = new Map<string, ContactWatch>();
 
   const emit = (record: TailRecord) => {
-    if (options.json) io.stdout.write(`${JSON.stringify(record)}\n`);
+    if (options.json) io.stdout.write(`${jsonLine(record)}\n`);
     else if (!table) {
       const line = renderTailLine(record, style);
       if (line === null) return;
@@ -42,8 +45,13 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
     runIds.map((runId) => {
       const end = ends.get(runId);
       if (end === 'unreadable') {
-        const failure = unreadable(client.run(runId).getState(), Date.now(), deadline);
-        const text = unreadableText(failure ?? 'unavailable');
+        const state = client.run(runId).getState();
+        const failure = unreadable(
+          state,
+          contacts.get(runId)?.outOfContactMs() ?? 0,
+          options.waitMs,
+        );
+        const text = unreadableText(failure ?? 'unavailable', state);
         return { runId, activity: 'unreadable', text, elapsedMs: null };
       }
       return runRow(client.run(runId).getState(), { recovers: options.recovers, now: Date.now() });
@@ -62,15 +70,18 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
     const stops: Array<() => void> = [];
     let done = false;
     const ticker = table ? setInterval(draw, 250) : undefined;
-    const recheck = setTimeout(() => {
-      for (const runId of runIds) check(runId, client.run(runId).getState());
-    }, options.waitMs + 10);
+    for (const runId of runIds) {
+      contacts.set(
+        runId,
+        new ContactWatch(options.waitMs, () => check(runId, client.run(runId).getState())),
+      );
+    }
     const finish = (code: number) => {
       if (done) return;
       done = true;
       for (const stop of stops) stop();
       clearInterval(ticker);
-      clearTimeout(recheck);
+      for (const contact of contacts.values()) contact.stop();
       io.signal?.removeEventListener('abort', interrupt);
       for (const runId of runIds) client.run(runId).disconnect();
       draw();
@@ -89,17 +100,20 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
             : EXIT_CODES.completed;
       if (options.json) {
         const runs = Object.fromEntries(runIds.map((runId) => [runId, ends.get(runId)]));
-        io.stdout.write(`${JSON.stringify({ type: 'summary', runs, exitCode: code })}\n`);
+        io.stdout.write(`${jsonLine({ type: 'summary', runs, exitCode: code })}\n`);
       }
       finish(code);
     };
     const check = (runId: string, state: RunState) => {
       if (done || ends.has(runId)) return;
-      const failure = unreadable(state, Date.now(), deadline);
+      const contact = contacts.get(runId)!;
+      const failure = unreadable(state, contact.outOfContactMs(), options.waitMs);
       if (failure !== null) {
         ends.set(runId, 'unreadable');
+        contact.stop();
         const exitCode = EXIT_CODES.unreadable;
-        emit({ type: 'error', runId, reason: failure, text: unreadableText(failure), exitCode });
+        const text = unreadableText(failure, state);
+        emit({ type: 'error', runId, reason: failure, text, exitCode });
         client.run(runId).disconnect();
       } else {
         const status = state.run?.status;
@@ -115,12 +129,15 @@ export function runsCommand(options: CommandOptions, io: CliIo): Promise<number>
       stops.push(
         followRun(client.run(runId), (steps, committed) => {
           if (done) return;
+          const contact = contacts.get(runId)!;
+          if (!ends.has(runId)) contact.observe(committed);
           if (!ends.has(runId)) {
+            const outOfContact = contact.lost;
             for (const step of steps) {
               const records =
                 step.type === 'event'
                   ? tracker.observeEvent(step.event)
-                  : tracker.observe(step.state);
+                  : tracker.observe(step.state, { outOfContact });
               for (const record of records) emit(record);
             }
           }

@@ -1,4 +1,5 @@
 import { formatElapsed } from '@runlight/client';
+import { neutralize } from '../output/neutralize';
 import { activityColour, type Style } from '../output/style';
 import type { TailRecord } from './tail-records';
 
@@ -21,15 +22,25 @@ export function sinceStart(ms: number | null): string {
 export function renderTailLine(record: TailRecord, style: Style): string | null {
   switch (record.type) {
     case 'phase': {
-      const head = `${style.paint('dim', (record.at ?? '-').padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(record.elapsedMs))}`;
-      const lines = [`${head}  ${style.paint(activityColour(record.activity), record.text)}`];
+      const { line } = record;
+      const head = `${style.paint('dim', (line?.at ?? record.at ?? '-').padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(line?.elapsedMs ?? record.elapsedMs))}`;
+      // A phase that began before the line above says when, instead of going back in time.
+      const began =
+        line === undefined
+          ? ''
+          : style.paint('dim', `${line.resumed ? ' — resumed' : ''} (since ${record.at})`);
+      const lines = [
+        `${head}  ${style.paint(activityColour(record.activity), record.text)}${began}`,
+      ];
       for (const approval of record.approvals ?? []) {
         lines.push(
-          `${' '.repeat(AT_WIDTH + 14)}${approval.toolName} ${style.paint('dim', `(approval ${approval.approvalId})`)}`,
+          // A tool's name and an approval id are the run's: shown, never acted on.
+          `${' '.repeat(AT_WIDTH + 14)}${neutralize(approval.toolName)} ${style.paint('dim', `(approval ${neutralize(approval.approvalId)})`)}`,
         );
       }
       return lines.join('\n');
     }
+    case 'connection':
     case 'takeover': {
       const head = `${style.paint('dim', record.at.padEnd(AT_WIDTH))}${style.paint('dim', sinceStart(record.elapsedMs))}`;
       return `${head}  ${style.paint('yellow', record.text)}`;

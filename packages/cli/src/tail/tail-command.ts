@@ -8,8 +8,10 @@ import {
 import type { CommandOptions } from '../args';
 import { EXIT_CODES, exitCodeOfRun } from '../exit-codes';
 import { clientOptions } from '../output/client-options';
+import { ContactWatch } from '../output/contact-watch';
 import type { CliIo } from '../output/io';
 import { LineWriter } from '../output/line-writer';
+import { jsonLine, neutralize } from '../output/neutralize';
 import { activityColour, styleFor } from '../output/style';
 import { unreadable, unreadableText } from '../output/unreadable';
 import { followRun } from './follow-run';
@@ -31,7 +33,6 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
   const style = styleFor(io.stdout, io, options.color && !options.json);
   const out = new LineWriter(io.stdout, { live: !options.json && !options.text });
   const tracker = new PhaseTracker(runId, { recovers: options.recovers });
-  const deadline = Date.now() + options.waitMs;
   let printedText = '';
   let last: Extract<TailRecord, { type: 'phase' }> | null = null;
 
@@ -40,7 +41,7 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     // Nothing ticks under the line that says the run ended.
     if (record.type === 'phase' && TERMINAL.has(record.activity)) out.footer(null);
     if (options.json) {
-      io.stdout.write(`${JSON.stringify(record)}\n`);
+      io.stdout.write(`${jsonLine(record)}\n`);
       return;
     }
     const line = renderTailLine(record, style);
@@ -68,21 +69,24 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     printedText = text;
   };
   const emitText = (delta: string) => {
-    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'text', runId, delta })}\n`);
-    else out.raw(delta);
+    if (options.json) io.stdout.write(`${jsonLine({ type: 'text', runId, delta })}\n`);
+    // The model's text is the run's, not ours: shown, never acted on by the terminal.
+    else out.raw(options.raw ? delta : neutralize(delta));
   };
 
   return new Promise<number>((resolve) => {
     let done = false;
     let stop = () => {};
     const ticker = setInterval(() => drawFooter(), 200);
-    const recheck = setTimeout(() => check(store.getState()), options.waitMs + 10);
+    // `--wait` bounds every read: the first load, and any time the server stops answering.
+    const contact = new ContactWatch(options.waitMs, () => check(store.getState()));
+    let unreachableSaid = false;
     const finish = (code: number) => {
       if (done) return;
       done = true;
       stop();
       clearInterval(ticker);
-      clearTimeout(recheck);
+      contact.stop();
       io.signal?.removeEventListener('abort', interrupt);
       store.disconnect();
       out.finish();
@@ -100,10 +104,11 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     };
     const check = (state: RunState) => {
       if (done) return;
-      const failure = unreadable(state, Date.now(), deadline);
+      const failure = unreadable(state, contact.outOfContactMs(), options.waitMs);
       if (failure !== null) {
         const exitCode = EXIT_CODES.unreadable;
-        emit({ type: 'error', runId, reason: failure, text: unreadableText(failure), exitCode });
+        const text = unreadableText(failure, state);
+        emit({ type: 'error', runId, reason: failure, text, exitCode });
         finish(exitCode);
         return;
       }
@@ -120,11 +125,23 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     };
     if (io.signal?.aborted) return finish(EXIT_CODES.interrupted);
     io.signal?.addEventListener('abort', interrupt, { once: true });
+    /** Says once when the client gives the server up as offline, and when it answers again. */
+    const sayContact = (state: RunState) => {
+      const unreachable = contact.lost && state.run !== null && state.connection === 'offline';
+      if (unreachable === unreachableSaid || (!unreachable && contact.lost)) return;
+      unreachableSaid = unreachable;
+      const serverNow = new Date(Date.now() + (state.clockOffsetMs ?? 0)).toISOString();
+      emit(tracker.connection(unreachable ? 'unreachable' : 'reachable', serverNow));
+    };
     stop = followRun(store, (steps, committed) => {
       if (done) return;
+      contact.observe(committed);
+      const outOfContact = contact.lost;
       for (const step of steps) {
         const records =
-          step.type === 'event' ? tracker.observeEvent(step.event) : tracker.observe(step.state);
+          step.type === 'event'
+            ? tracker.observeEvent(step.event)
+            : tracker.observe(step.state, { outOfContact });
         for (const record of records) {
           // The burst's text belongs before a line that ends the streaming, after one that
           // begins it: only the committed state holds the deltas.
@@ -135,6 +152,7 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
         }
       }
       if (options.text) streamText(committed);
+      sayContact(committed);
       drawFooter();
       check(committed);
     });

@@ -29,12 +29,38 @@ export type TailRecord =
       readonly maxAttempts?: number;
       readonly failure?: FailureCode;
       readonly approvals?: readonly AwaitedApproval[];
+      /**
+       * Present when the phase began before a line already printed — a phase the run returns to
+       * (the new owner of a taken-over run carrying on: `resumed`), or a fact from a writer whose
+       * clock is behind: the line is dated at the latest time printed, so lines never go back in
+       * time, and says when the phase began (`at`).
+       */
+      readonly line?: {
+        readonly at: string;
+        readonly elapsedMs: number | null;
+        readonly resumed: boolean;
+      };
     }
   | {
       readonly type: 'takeover';
       readonly runId: string;
       readonly text: string;
+      /** True for a planned hand-off (the previous owner shut down gracefully), not a crash. */
+      readonly planned?: true;
       /** When the new owner acquired the run (the event's commit time). */
+      readonly at: string;
+      readonly elapsedMs: number | null;
+    }
+  | {
+      /**
+       * The server stopped answering (`unreachable`: the client reports it offline) or answers
+       * again (`reachable`). Dated on the estimated server clock when the client saw it; the
+       * run's last known phase stays the line above.
+       */
+      readonly type: 'connection';
+      readonly runId: string;
+      readonly state: 'unreachable' | 'reachable';
+      readonly text: string;
       readonly at: string;
       readonly elapsedMs: number | null;
     }

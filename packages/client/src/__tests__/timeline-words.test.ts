@@ -53,6 +53,22 @@ describe('timeline words', () => {
     );
   });
 
+  it.each([
+    ['rate_limited', 'failed (rate limited) — retried as attempt 2 of the request'],
+    ['server_error', 'failed (server error) — retried as attempt 2 of the request'],
+    ['timeout', 'failed (timed out) — retried as attempt 2 of the request'],
+    ['network', 'failed (network error) — retried as attempt 2 of the request'],
+    // No raw code: "(other)" says nothing a reader can use.
+    ['other', 'failed — retried as attempt 2 of the request'],
+  ] as const)('words a failure reason %s, never as its raw code', (failureReason, words) => {
+    const failed = attempt(1, 'failed', { failureReason, willRetry: true });
+    const [span] = buildRunTimeline([operationEvent(2, failed)]).spans;
+    expect(describeSpanResult(span!)).toBe(words);
+    const ended = attempt(1, 'failed', { failureReason });
+    const [last] = buildRunTimeline([operationEvent(2, ended)]).spans;
+    expect(describeSpanResult(last!)).not.toMatch(/_|\(other\)/);
+  });
+
   it('words the operation in flight as the status does (stalled, recovering)', () => {
     const inFlight = attempt(1, 'first-output', { firstOutputAt: at(1.2) });
     const [span] = buildRunTimeline([operationEvent(2, inFlight)]).spans;

@@ -137,6 +137,8 @@ function reduceDurable(state: RunState, event: DurableRunEvent): RunState {
         event.owner,
         event.fencingToken,
         event.failure,
+        // The record's planned hand-off after the change travels on the event (absent: none).
+        event.handOff,
       );
       // A terminal run streams no more; what it said is in its last checkpoint. An acquisition
       // (a takeover, a resume) ends the overlay too: its deltas were the previous owner's,
@@ -186,8 +188,9 @@ function runWith(
   owner: AgentRun['owner'],
   fencingToken: number,
   failure: AgentRun['failure'],
+  handOff: AgentRun['handOff'] = run.handOff,
 ): AgentRun {
-  return {
+  const next: AgentRun = {
     id: run.id,
     status,
     owner,
@@ -202,6 +205,8 @@ function runWith(
     // A fact of the run's creation (its trace, when telemetry is on): no later event changes it.
     ...(run.trace ? { trace: run.trace } : {}),
   };
+  if (handOff !== undefined) next.handOff = handOff;
+  return next;
 }
 
 function nextState(

@@ -61,6 +61,8 @@ export function createMultiplexedRunlightClient(
     ...options,
     baseUrl,
     fetch: multiplexer.fetch,
+    // The leading tab holds ONE connection for the runs of every tab.
+    shareTabs: options.shareTabs ?? options.fetch === undefined,
     loadSnapshot: fetchSnapshot,
   });
   return { ...client, fetchSnapshot, multiplexer };

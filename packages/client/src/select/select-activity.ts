@@ -1,9 +1,10 @@
-import type {
-  AgentRun,
-  AssistantCheckpoint,
-  FailureCode,
-  RunFailure,
-  RunOperation,
+import {
+  type AgentRun,
+  type AssistantCheckpoint,
+  type FailureCode,
+  pendingApprovals,
+  type RunFailure,
+  type RunOperation,
 } from '@runlight/protocol';
 import type { RunState } from '../merge/run-state';
 import { selectElapsedMs } from './select-elapsed-ms';
@@ -22,8 +23,8 @@ import { selectElapsedMs } from './select-elapsed-ms';
  *   during a retry attempt — counted from the first attempt (`requestStartedAt ?? startedAt`),
  *   with the `attempt` being waited for;
  * - `streaming` — the model request reached `first-output` (since its `firstOutputAt`);
- * - `awaiting-approval` — running, no operation in flight, a tool part of the checkpoint is
- *   `approval-requested` (since the last operation's `endedAt`);
+ * - `awaiting-approval` — running, no operation in flight, the checkpoint has a pending
+ *   approval request (`pendingApprovals`; since the last operation's `endedAt`);
  * - `working` — running, no operation in flight: prompt projection, tool execution (since the
  *   last operation's `endedAt`, when there was one);
  * - `stalled` — running, but the owner's lease (`leaseExpiresAt`) has expired on the server
@@ -31,6 +32,9 @@ import { selectElapsedMs } from './select-elapsed-ms';
  *   the lease expiry, with the operation that was in flight and the activity it interrupted.
  *   It ends with the next owner's first event (an acquisition carries a later lease). A run
  *   awaiting approval holds no lease and is never stalled;
+ * - `handing-off` — running, its owner handed the run over on a graceful shutdown (a deploy,
+ *   `runtime.close()`: the record's `handOff`) and no other owner has received it yet; since the
+ *   hand-off. A planned event, not a stall: the owner did not go silent, it said so;
  * - `completed`, `failed` (with `failure`), `cancelled`.
  */
 export type ActivityKind =
@@ -43,6 +47,7 @@ export type ActivityKind =
   | 'awaiting-approval'
   | 'working'
   | 'stalled'
+  | 'handing-off'
   | 'completed'
   | 'failed'
   | 'cancelled';
@@ -133,7 +138,7 @@ function entryOf(run: AgentRun, assistant: AssistantCheckpoint | null) {
  */
 function stallAt(run: AgentRun, activity: Activity): number | null {
   if (run.status !== 'running' || run.leaseExpiresAt === null) return null;
-  if (activity.kind === 'awaiting-approval') return null;
+  if (activity.kind === 'awaiting-approval' || activity.kind === 'handing-off') return null;
   const expiry = Date.parse(run.leaseExpiresAt);
   return Number.isNaN(expiry) ? null : expiry;
 }
@@ -168,6 +173,11 @@ function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): A
     case 'running':
       break;
   }
+  // The handed-off lease expired at once (so that recovery picks the run up on its next poll):
+  // the record says why, and it is no stall.
+  if (run.handOff !== undefined && run.handOff.to === undefined) {
+    return { kind: 'handing-off', since: run.handOff.at, ...withOperation };
+  }
   if (operation !== undefined) {
     if (operation.kind === 'model-request') {
       const retry = retryAttempt(operation);
@@ -189,7 +199,7 @@ function deriveActivity(run: AgentRun, assistant: AssistantCheckpoint | null): A
     }
   }
   const since = operation?.endedAt === undefined ? {} : { since: operation.endedAt };
-  const kind = awaitsApproval(assistant) ? 'awaiting-approval' : 'working';
+  const kind = pendingApprovals(assistant?.message).length > 0 ? 'awaiting-approval' : 'working';
   return { kind, ...since, ...withOperation };
 }
 
@@ -202,13 +212,6 @@ function retryAttempt(operation: RunOperation): number | undefined {
   if (operation.phase === 'failed' && operation.willRetry === true) return attempt + 1;
   if (operation.phase === 'started' && attempt >= 2) return attempt;
   return undefined;
-}
-
-function awaitsApproval(assistant: AssistantCheckpoint | null): boolean {
-  if (assistant === null) return false;
-  return assistant.message.parts.some(
-    (part) => 'state' in part && part.state === 'approval-requested',
-  );
 }
 
 function failure(code: FailureCode): RunFailure {

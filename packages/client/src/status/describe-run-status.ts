@@ -47,6 +47,7 @@ const BUSY = new Set<ActivityKind>([
   'waiting-for-model',
   'streaming',
   'working',
+  'handing-off',
 ]);
 
 const LOAD_FAILURE_LABEL: Record<RunLoadFailure, (labels: RunStatusLabels) => string> = {

@@ -30,8 +30,20 @@ const PHASE: Record<TimelineSpan['phase'], string> = {
   cancelled: 'cancelled',
 };
 
+/**
+ * Why a model request failed, in words. `other` (a failure no status or error class names) and
+ * a reason a newer server sends add nothing: the row already says it failed, and a raw code
+ * such as "(other)" tells a reader nothing.
+ */
+const REASON_WORDS: Readonly<Record<string, string>> = {
+  rate_limited: '(rate limited)',
+  server_error: '(server error)',
+  timeout: '(timed out)',
+  network: '(network error)',
+};
+
 const reasonWords = (span: TimelineSpan) =>
-  span.failureReason === null ? null : `(${span.failureReason.replace('_', ' ')})`;
+  span.failureReason === null ? null : (REASON_WORDS[span.failureReason] ?? null);
 
 /**
  * A row's heading: the operation and, for a retry, its attempt in the labels' numbering.

@@ -50,6 +50,11 @@ export interface RunStatusLabels {
    * `The worker stopped responding — recovering`.
    */
   readonly stalledRecovering: string;
+  /**
+   * The moment another worker received a run handed over on a planned shutdown (a deploy): a
+   * hand-off, not a takeover. Default `Another worker continued the run`.
+   */
+  readonly handedOver: string;
   /** The one-based attempt of a model request. Default `attempt 2 of the request`. */
   readonly attempt: (attempt: number) => string;
   /**
@@ -93,6 +98,7 @@ export interface RunStatusLabelsInput {
   lastKnown?: (status: string) => string;
   waitingForConnection?: string;
   stalledRecovering?: string;
+  handedOver?: string;
   attempt?: (attempt: number) => string;
   waitingForAttempt?: (attempt: number) => string;
   retryWait?: (attempt: number, maxAttempts?: number) => string;
@@ -115,6 +121,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
     'awaiting-approval': 'Waiting for your approval',
     working: 'Working',
     stalled: 'The worker stopped responding',
+    'handing-off': 'Handing over to another worker',
     completed: 'Completed',
     failed: 'Failed',
     cancelled: 'Cancelled',
@@ -135,6 +142,7 @@ export const defaultRunStatusLabels: RunStatusLabels = {
   lastKnown: (status) => `Last known: ${status}`,
   waitingForConnection: 'Waiting for a connection',
   stalledRecovering: 'The worker stopped responding — recovering',
+  handedOver: 'Another worker continued the run',
   attempt,
   waitingForAttempt: (number) => `Waiting for the model (${attempt(number)})`,
   retryWait: (number, maxAttempts) =>
@@ -164,6 +172,7 @@ export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusL
     lastKnown: input.lastKnown ?? defaults.lastKnown,
     waitingForConnection: input.waitingForConnection ?? defaults.waitingForConnection,
     stalledRecovering: input.stalledRecovering ?? defaults.stalledRecovering,
+    handedOver: input.handedOver ?? defaults.handedOver,
     attempt: input.attempt ?? defaults.attempt,
     waitingForAttempt: input.waitingForAttempt ?? defaults.waitingForAttempt,
     retryWait: input.retryWait ?? defaults.retryWait,

@@ -8,29 +8,6 @@ import {
 } from '@runlight/client';
 
 type Run = NonNullable<RunState['run']>;
-type Part = NonNullable<RunState['assistant']>['message']['parts'][number];
-
-/** A tool call waiting for the user's answer. */
-export interface PendingApproval {
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly approvalId: string | undefined;
-}
-
-/** The tool parts of the durable message that await an approval answer. */
-export function pendingApprovals(state: RunState): PendingApproval[] {
-  const parts: readonly Part[] = state.assistant?.message.parts ?? [];
-  return parts.flatMap((part) => {
-    if (!('state' in part) || part.state !== 'approval-requested') return [];
-    const tool = part as Part & {
-      toolCallId: string;
-      toolName?: string;
-      approval?: { id?: string };
-    };
-    const toolName = tool.toolName ?? part.type.replace(/^tool-/, '');
-    return [{ toolCallId: tool.toolCallId, toolName, approvalId: tool.approval?.id }];
-  });
-}
 
 /**
  * The activity a user saw at the state's own revision: its time is the run's `updatedAt` (the

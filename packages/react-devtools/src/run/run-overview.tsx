@@ -1,5 +1,10 @@
-import { type RunState, type SentControlRequest, selectActivity } from '@runlight/client';
-import { activityText, cursorText, formatClock, pendingApprovals } from './run-facts';
+import {
+  pendingApprovals,
+  type RunState,
+  type SentControlRequest,
+  selectActivity,
+} from '@runlight/client';
+import { activityText, cursorText, formatClock } from './run-facts';
 
 const dash = '–';
 
@@ -16,7 +21,7 @@ export function RunOverview({
   const activity = selectActivity(state);
   const { run } = state;
   const operation = run?.lastOperation ?? null;
-  const approvals = pendingApprovals(state);
+  const approvals = pendingApprovals(state.assistant?.message);
   const facts: [string, string, string][] = [
     ['activity', 'Activity', `${activity.kind} — ${activityText(activity, recovers)}`],
     ['connection', 'Connection', `${state.connection} (${state.phase})`],

@@ -1,11 +1,10 @@
-import { createRunlightClient, type RunlightClient, runHistoryOf } from '@runlight/client';
+import { createRunlightClient, type RunlightClient, runHistoryOf, TICK_MS } from '@runlight/client';
 import type { RunOperationEvent } from '@runlight/protocol';
 import { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { type FakeRunServer, fakeRunServerWithHistory } from '../../src/__tests__/fake-run-server';
-import { TICK_MS } from '../../src/elapsed/elapsed-clock';
 import { RunlightProvider } from '../../src/provider/runlight-provider';
 import { RunTimeline } from '../../src/timeline/run-timeline';
 import { timelineHistory } from '../timeline-history';

@@ -135,3 +135,34 @@ describe('render counts', () => {
     expect(renders.count - before).toBe(1);
   });
 });
+
+/** The `@example` of `useRun`: a selector written inline, a new function on every render. */
+function InlinePartCount({ tick }: { tick: number }) {
+  const count = useRun(RUN_ID, { select: (state) => selectMessage(state)?.parts.length ?? 0 });
+  return (
+    <span data-testid="inline-count" data-tick={tick}>
+      {count}
+    </span>
+  );
+}
+
+describe('subscriptions', () => {
+  it('an inline selector across 10 re-renders subscribes to the run store once', async () => {
+    useFakeClock(at(10));
+    const { wrapper, client } = harness({
+      json: snapshot(3, {}, checkpointEvent(3, textMessage('Hi')).checkpoint),
+    });
+    const subscribe = vi.spyOn(client.run(RUN_ID), 'subscribe');
+    const { rerender } = render(<InlinePartCount tick={0} />, { wrapper });
+    await settle();
+    const afterMount = subscribe.mock.calls.length;
+    for (let tick = 1; tick <= 10; tick++) {
+      rerender(<InlinePartCount tick={tick} />);
+      await settle(1);
+    }
+    expect(screen.getByTestId('inline-count').dataset.tick).toBe('10');
+    expect(screen.getByTestId('inline-count').textContent).toBe('1');
+    expect(afterMount).toBe(1);
+    expect(subscribe).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,5 +1,5 @@
+import { countdownSeconds, elapsedClock } from '@runlight/client';
 import { useSyncExternalStore } from 'react';
-import { elapsedClock } from './elapsed-clock';
 
 const noSubscription = () => () => {};
 const noValue = () => null;
@@ -17,15 +17,11 @@ export function useCountdown(
   until: string | null | undefined,
   options: { clockOffsetMs?: number | null } = {},
 ): number | null {
-  const clockOffsetMs = options.clockOffsetMs ?? null;
-  const read = (): number | null => {
-    if (until == null) return null;
-    const target = Date.parse(until);
-    if (Number.isNaN(target)) return null;
-    const left = target - (elapsedClock.now() + (clockOffsetMs ?? 0));
-    return Math.max(0, Math.ceil(left / 1000));
-  };
-  const ticking = until != null;
+  const read = () => countdownSeconds(until, options.clockOffsetMs, elapsedClock.now());
   // The server and hydration render no count: the clocks of the two would disagree.
-  return useSyncExternalStore(ticking ? elapsedClock.subscribe : noSubscription, read, noValue);
+  return useSyncExternalStore(
+    until == null ? noSubscription : elapsedClock.subscribe,
+    read,
+    noValue,
+  );
 }

@@ -1,8 +1,7 @@
-import { elapsedResolutionMs, selectElapsedMs } from '@runlight/client';
+import { elapsedClock, shownElapsedMs } from '@runlight/client';
 import { useContext, useSyncExternalStore } from 'react';
 import { RunlightProviderMissingError } from '../errors/runlight-provider-missing-error';
 import { RunlightContext } from '../provider/runlight-context';
-import { elapsedClock } from './elapsed-clock';
 
 export interface UseElapsedOptions {
   /** A server timestamp where the time stops (a finished run): no ticking then. */
@@ -41,21 +40,11 @@ export function useElapsed(
   );
   const clockOffsetMs = options.clockOffsetMs ?? runOffset;
   const ticking = since != null && until == null;
-  const read = (): number | null => {
-    if (since == null) return null;
-    if (until != null) return Math.max(0, finite(Date.parse(until) - Date.parse(since)));
-    const ms = selectElapsedMs(since, { clockOffsetMs }, elapsedClock.now());
-    const step = elapsedResolutionMs(ms);
-    return Math.floor(ms / step) * step;
-  };
+  const read = () => shownElapsedMs(since, { until, clockOffsetMs }, elapsedClock.now());
   // The server and hydration render no running time: the clocks of the two would disagree.
   return useSyncExternalStore(
     ticking ? elapsedClock.subscribe : noSubscription,
     read,
     ticking ? noOffset : read,
   );
-}
-
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : 0;
 }

@@ -1,20 +1,8 @@
-import type { ConnectionState, RunlightClientError, RunState } from '@runlight/client';
+import { connectionEquals, type RunConnection, selectConnection } from '@runlight/client';
 import { useRunStore } from '../provider/use-run-store';
 import { useStoreSelector } from '../provider/use-store-selector';
 
-export interface RunConnection {
-  /** `idle`, `connecting`, `live`, `reconnecting`, `offline` or `closed`. */
-  readonly state: ConnectionState;
-  /** The last bad input or transport failure (the shown state is the last good one). */
-  readonly error: RunlightClientError | null;
-}
-
-const selectConnection = (state: RunState): RunConnection => ({
-  state: state.connection,
-  error: state.error,
-});
-const connectionEquals = (a: RunConnection, b: RunConnection) =>
-  a.state === b.state && a.error === b.error;
+export type { RunConnection };
 
 /**
  * The live connection of a run and its last error, e.g. for a "Reconnecting…" banner.

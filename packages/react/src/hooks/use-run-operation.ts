@@ -1,9 +1,7 @@
-import type { RunState } from '@runlight/client';
+import { selectOperation } from '@runlight/client';
 import type { RunOperation } from '@runlight/protocol';
 import { useRunStore } from '../provider/use-run-store';
 import { useStoreSelector } from '../provider/use-store-selector';
-
-const selectOperation = (state: RunState): RunOperation | null => state.run?.lastOperation ?? null;
 
 /**
  * The run's `lastOperation` (model request or compaction, with its original timestamps), or

@@ -1,4 +1,4 @@
-import type { LoadedSnapshot, RunStore } from '@runlight/client';
+import { type LoadedSnapshot, type RunStore, seedRunStore } from '@runlight/client';
 import { runQueryKey } from './run-query';
 import { useRunlight } from './runlight-context';
 
@@ -16,9 +16,7 @@ export function useRunStore(hook: string, runId: string): RunStore {
   const state = store.getState();
   if (state.run === null && state.error === null) {
     const cached = queryClient.getQueryData<LoadedSnapshot>(runQueryKey(runId));
-    if (cached !== undefined) {
-      store.applySnapshot(cached.snapshot, { clockOffsetMs: cached.clockOffsetMs ?? null });
-    }
+    if (cached !== undefined) seedRunStore(store, cached);
   }
   return store;
 }

@@ -1,11 +1,10 @@
 import {
-  describeRunStatus,
   type RetrySchedule,
-  type RunStatusDescription,
-  type RunStatusLabels,
+  type RunStatusInfo,
   type RunStatusLabelsInput,
   resolveRunStatusLabels,
   runStatusEquals,
+  runStatusInfo,
   selectRunStatus,
 } from '@runlight/client';
 import { useContext, useMemo } from 'react';
@@ -13,18 +12,7 @@ import { RunlightContext } from '../provider/runlight-context';
 import { useRunStore } from '../provider/use-run-store';
 import { useStoreSelector } from '../provider/use-store-selector';
 
-export type { RetrySchedule };
-
-/**
- * A run's status in words, for the status components and headless ones: `@runlight/client`'s
- * `describeRunStatus` (the words every binding shares) with the labels and `recovers` in use.
- */
-export interface RunStatusInfo extends RunStatusDescription {
-  /** The labels in use (the defaults merged with yours), for the texts around the status. */
-  readonly labels: RunStatusLabels;
-  /** Whether anything recovers a stalled run (the option, else `RunlightProvider`'s). */
-  readonly recovers: boolean;
-}
+export type { RetrySchedule, RunStatusInfo };
 
 export interface UseRunStatusOptions {
   labels?: RunStatusLabelsInput;
@@ -52,7 +40,7 @@ export function useRunStatus(runId: string, options: UseRunStatusOptions = {}): 
     runStatusEquals,
   );
   const labels = useMemo(() => resolveRunStatusLabels(options.labels), [options.labels]);
-  return { ...describeRunStatus(view, labels, { recovers }), labels, recovers };
+  return runStatusInfo(view, labels, recovers);
 }
 
 /** The options of `useRunStatus` from a component's props, leaving out what is not given. */

@@ -35,9 +35,21 @@ export class AssistantAssembler {
   #held: UIMessageChunk[] = [];
   #sentinels = 0;
   #ended = false;
+  /**
+   * The part a takeover continues (`continuesText`): the message's last part, a streaming text
+   * part. Text chunks whose start this stream never had extend it; the SDK knows no such part.
+   */
+  readonly #continued: TextLike | undefined;
+  readonly #startedText = new Set<string>();
+  readonly #edits = new Map<string, () => void>();
 
-  constructor(message: UIMessage) {
+  constructor(message: UIMessage, options: { continuesText?: boolean } = {}) {
     this.#message = structuredClone(message);
+    const last = this.#message.parts.at(-1);
+    this.#continued =
+      options.continuesText && last?.type === 'text' && last.state === 'streaming'
+        ? last
+        : undefined;
     let controller: ReadableStreamDefaultController<UIMessageChunk> | undefined;
     const stream = new ReadableStream<UIMessageChunk>({
       start: (c) => {
@@ -50,6 +62,12 @@ export class AssistantAssembler {
       stream,
       onError: (error) => {
         const key = error instanceof Error ? error.message : '';
+        const edit = this.#edits.get(key);
+        if (edit) {
+          this.#edits.delete(key);
+          edit();
+          return;
+        }
         const waiter = this.#waiters.get(key);
         if (waiter) {
           this.#waiters.delete(key);
@@ -102,8 +120,25 @@ export class AssistantAssembler {
     this.#held = [];
     if (this.#ended) return;
     for (const chunk of held.length === 1 ? held : compactChunks(held)) {
-      this.#controller.enqueue(chunk);
+      this.#controller.enqueue(this.#continuing(chunk) ?? chunk);
     }
+  }
+
+  /**
+   * A chunk extending the continued part, as an `error` chunk the SDK hands back to `onError`
+   * in its order (never adding it to the message), where it is applied; else undefined.
+   */
+  #continuing(chunk: UIMessageChunk): UIMessageChunk | undefined {
+    if (chunk.type === 'text-start') this.#startedText.add(chunk.id);
+    if (chunk.type !== 'text-delta' && chunk.type !== 'text-end') return undefined;
+    const part = this.#continued;
+    if (part === undefined || this.#startedText.has(chunk.id)) return undefined;
+    const key = `${SENTINEL}edit-${++this.#sentinels}`;
+    this.#edits.set(key, () => {
+      if (chunk.type === 'text-delta') part.text += chunk.delta;
+      else part.state = 'done';
+    });
+    return { type: 'error', errorText: key };
   }
 
   #processed(): Promise<void> {

@@ -17,7 +17,8 @@ export class StoreRecordError extends RunlightError {
       | 'assistant message'
       | 'expired run'
       | 'control request'
-      | 'run input',
+      | 'run input'
+      | 'clock reading',
     readonly issues: readonly ProtocolIssue[],
   ) {
     super(

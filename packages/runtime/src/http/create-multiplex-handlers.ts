@@ -9,6 +9,7 @@ import {
   type RunAccessPolicy,
   refusalOf,
 } from './access/access-policy';
+import { DEFAULT_POLICY_CONCURRENCY, mapBounded } from './access/map-bounded';
 import { type OwnPolicy, ownPolicyOf, type RunSnapshotResponse } from './create-run-handlers';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from './json-error';
 import { BadCursorError } from './streams/bad-cursor-error';
@@ -18,7 +19,7 @@ import { parseRunCursor, START_CURSOR } from './streams/run-cursor';
 import { DEFAULT_MAX_EVENT_BYTES } from './streams/sse-event-size';
 
 export interface MultiplexHandlersOptions {
-  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents'>;
+  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'now'>;
   runtime: RunEventSource;
   /** Interval of the one `: ping` of an idle multiplexed stream. Default 15 000 ms. */
   heartbeatMs?: number;
@@ -48,6 +49,12 @@ export interface MultiplexHandlersOptions {
   reauthorizeMs?: number;
   now?: () => Date;
   onError?: (error: unknown) => void;
+  /**
+   * How many policy calls one request has in flight at once while it asks about its runs
+   * (`run-events`, `runs?ids=`). Default 32 (`DEFAULT_POLICY_CONCURRENCY`): 100 runs under a
+   * 300 ms policy answer after about 1.2 s, not 30 s, without 100 calls at once.
+   */
+  policyConcurrency?: number;
 }
 
 /** `access`: the router's policy, passed with every call (see `RunHandlers`). */
@@ -128,8 +135,12 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const exposeInternals = options.exposeInternals === true;
-  const now = options.now ?? (() => new Date());
+  // The clock that decides the store's leases (the database's), so a page compares a lease
+  // expiry with the time it was written in, whatever this process's wall clock says.
+  const now = async () =>
+    options.now?.() ?? (await store.now?.().catch(() => undefined)) ?? new Date();
   const onError = options.onError ?? (() => {});
+  const policyConcurrency = options.policyConcurrency ?? DEFAULT_POLICY_CONCURRENCY;
   const own = optionalAccessPolicy(options.authorize, 'createMultiplexHandlers');
   const gate = createAccessGate({
     own,
@@ -167,24 +178,30 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
         ...(request.signal ? { signal: request.signal } : {}),
         onError,
       });
+      // Every run's cursor first, then the policy for all of them at once (bounded): the
+      // first byte comes after about one policy latency, not one per run.
+      const wanted: RunSubscription[] = [];
       for (const [runId, text] of byId) {
-        let subscription: RunSubscription;
         try {
-          subscription = { runId, cursor: text === '' ? START_CURSOR : parseRunCursor(text) };
+          wanted.push({ runId, cursor: text === '' ? START_CURSOR : parseRunCursor(text) });
         } catch (error) {
           if (!BadCursorError.isInstance(error)) throw error;
           stream.refuse({ runId, status: 400, code: 'bad_cursor' });
-          continue;
         }
-        const refused = await refusal(request, runId, access);
-        if (refused !== null) {
-          stream.refuse({ runId, ...refused });
-          continue;
+      }
+      const verdicts = await mapBounded(wanted, policyConcurrency, (subscription) =>
+        refusal(request, subscription.runId, access),
+      );
+      wanted.forEach((subscription, index) => {
+        const refused = verdicts[index];
+        if (refused) {
+          stream.refuse({ runId: subscription.runId, ...refused });
+          return;
         }
         // Each run's access is re-asked while it streams; a revoked run ends alone.
-        const reauthorize = gate.reauthorization(request, runId, access);
+        const reauthorize = gate.reauthorization(request, subscription.runId, access);
         stream.add({ ...subscription, ...(reauthorize ? { reauthorize } : {}) });
-      }
+      });
       stream.seal();
       return new Response(stream.readable, { headers: SSE_HEADERS });
     },
@@ -202,8 +219,10 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
           errors: [],
           serverTime: '',
         };
-        const results = await Promise.all(
-          ids.map(async (runId): Promise<RunSnapshot | 'missing' | 'forbidden' | 'error'> => {
+        const results = await mapBounded(
+          ids,
+          policyConcurrency,
+          async (runId): Promise<RunSnapshot | 'missing' | 'forbidden' | 'error'> => {
             if ((await refusal(request, runId, access)) !== null) return 'forbidden';
             try {
               return await store.getSnapshot(runId);
@@ -213,9 +232,9 @@ export function createMultiplexHandlers(options: MultiplexHandlersOptions): Mult
               onError(error);
               return 'error';
             }
-          }),
+          },
         );
-        const serverTime = now().toISOString();
+        const serverTime = (await now()).toISOString();
         results.forEach((result, index) => {
           const runId = ids[index]!;
           if (result === 'missing') body.missing.push(runId);

@@ -34,7 +34,10 @@ import { SseBufferBudget } from './streams/sse-buffer-budget';
 import { DEFAULT_MAX_EVENT_BYTES } from './streams/sse-event-size';
 
 export interface RunHandlersOptions {
-  store: Pick<AgentRuntimeStore, 'getSnapshot' | 'readEvents' | 'getRun' | 'controlRequests'>;
+  store: Pick<
+    AgentRuntimeStore,
+    'getSnapshot' | 'readEvents' | 'getRun' | 'controlRequests' | 'now'
+  >;
   /**
    * Where live events are followed: the runtime, or its `RunEventHub`. On a store with durable
    * control requests (`store.controlRequests`) the run-control routes (`cancel`, `approve`)
@@ -74,7 +77,10 @@ export interface RunHandlersOptions {
    * The first delta of a run, a step or a part is never delayed. Default 0: off.
    */
   coalesceDeltasMs?: number;
-  /** The server's wall clock for `serverTime`. Injectable for tests. */
+  /**
+   * The clock for `serverTime`. Injectable for tests; by default the store's (`store.now`: the
+   * database's for `@runlight/store-postgres`), else the process's.
+   */
   now?: () => Date;
   /**
    * A client whose unread stream output exceeds this many bytes is disconnected (it resumes
@@ -205,7 +211,10 @@ function cursorText(request: Request): string | null {
 export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
   const { store, runtime } = options;
   const exposeInternals = options.exposeInternals === true;
-  const now = options.now ?? (() => new Date());
+  // The clock that decides the store's leases (the database's), so a page compares a lease
+  // expiry with the time it was written in, whatever this process's wall clock says.
+  const now = async () =>
+    options.now?.() ?? (await store.now?.().catch(() => undefined)) ?? new Date();
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const coalesceDeltasMs = options.coalesceDeltasMs ?? 0;
   const maxQueuedBytes = options.maxQueuedBytes ?? 8 * 1024 * 1024;
@@ -259,7 +268,7 @@ export function createRunHandlers(options: RunHandlersOptions): RunHandlers {
         const snapshot = await store.getSnapshot(runId);
         const body: RunSnapshotResponse = {
           ...(exposeInternals ? snapshot : publicSnapshot(snapshot)),
-          serverTime: now().toISOString(),
+          serverTime: (await now()).toISOString(),
         };
         return Response.json(body, { headers: { 'Cache-Control': 'no-store' } });
       } catch (error) {

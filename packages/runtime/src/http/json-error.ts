@@ -4,6 +4,7 @@ export type RunHttpErrorCode =
   | 'runtime_closed'
   | 'bad_path'
   | 'forbidden'
+  | 'cross_site'
   | 'unsupported_media_type'
   | 'body_too_large'
   | 'bad_body'

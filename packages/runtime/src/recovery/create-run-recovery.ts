@@ -1,3 +1,4 @@
+import { redactingLog } from '../log/redact-error';
 import type { AgentRuntime } from '../runner/agent-runtime';
 import type { RecoveryOutcome, ResolveRun } from '../runner/control/take-over-run';
 import { logArguments } from '../runner/log-arguments';
@@ -24,8 +25,13 @@ export interface RunRecoveryOptions {
   maxAttempts?: number;
   /** Expired runs taken over per poll, oldest expiry first. Default 32. */
   batchSize?: number;
-  /** The server log (takeovers, failed polls). Default `console.error` for errors only. */
+  /**
+   * The server log (takeovers, failed polls). Default `console.error` for errors only. Errors
+   * are redacted as `createAgentRuntime`'s are (`RedactedError`) unless `logRawErrors`.
+   */
   onLog?: (entry: RuntimeLogEntry) => void;
+  /** Opt-in: `onLog` gets raw errors (see `createAgentRuntime`). Default `false`. */
+  logRawErrors?: boolean;
   /**
    * A run whose takeover threw (its record does not parse, the store failed mid-takeover) is
    * left alone for `intervalMs × 2^failures`, at most this long, before it is tried again — so
@@ -87,7 +93,7 @@ export function createRunRecovery(options: RunRecoveryOptions): RunRecovery {
   const intervalMs = options.intervalMs ?? 1_000;
   const maxAttempts = options.maxAttempts ?? 3;
   const batchSize = options.batchSize ?? 32;
-  const log = options.onLog ?? defaultLog;
+  const log = redactingLog(options.onLog ?? defaultLog, options.logRawErrors);
   const maxBackoffMs = options.maxBackoffMs ?? 5 * 60_000;
   /** Runs whose takeover threw: how often in a row, and not before when to try again. */
   const backingOff = new Map<string, { failures: number; until: number }>();

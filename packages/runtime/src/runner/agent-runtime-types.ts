@@ -68,8 +68,19 @@ export interface AgentRuntimeOptions {
    * `@runlight/runtime/otel` (on `@opentelemetry/api`). Off by default.
    */
   telemetry?: RunTelemetry;
-  /** The server log — the only place provider error text goes. Default `console.error`. */
+  /**
+   * The server log. Default `console.error`. Each entry's `error` is **redacted** (`RedactedError`:
+   * kind, status, retryable, a system code; the run's `provider` and `model` beside it): an AI
+   * SDK `APICallError` carries the system prompt and every message (`requestBodyValues`), the
+   * response body and headers, and a JSON logger (pino) writes all of it.
+   */
   onLog?: (entry: RuntimeLogEntry) => void;
+  /**
+   * Opt-in: `onLog` gets the raw error, with whatever it carries — prompts, messages, tool
+   * input and output, provider bodies and headers. For a developer's machine, not production.
+   * Default `false`.
+   */
+  logRawErrors?: boolean;
 }
 
 /** A handle on a run started or resumed in this process. */

@@ -4,6 +4,7 @@ import { InvalidTransitionError } from '../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../errors/runtime-closed-error';
 import { RunEventHub } from '../events/event-hub';
 import type { RunEventBus } from '../events/run-event-bus';
+import { redactingLog } from '../log/redact-error';
 import { RunMutationQueue } from '../store/run-mutation-queue';
 import { safeTelemetry } from '../telemetry/run-telemetry';
 import {
@@ -58,7 +59,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   );
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const bus: RunEventBus = options.events ?? new RunEventHub();
-  const log = options.onLog ?? defaultLog;
+  const log = redactingLog(options.onLog ?? defaultLog, options.logRawErrors);
   const queue = new RunMutationQueue();
   const telemetry = safeTelemetry(options.telemetry, (runId, error) =>
     log({ level: 'warn', runId, message: 'The telemetry threw; the run goes on', error }),

@@ -62,17 +62,29 @@ export interface ExecutionContext {
 /** A wall-clock observation (ADR 0174): not a causal clock and not a duration. */
 export const now = () => new Date().toISOString();
 
+/** The run's model as its log entries name it (filled in once the execution knows it). */
+export interface ExecutionModel {
+  provider?: string;
+  model?: string;
+}
+
 /**
- * The log of one run's execution, guarded against the hook itself.
+ * The log of one run's execution, guarded against the hook itself. Its entries name the run's
+ * provider and model (`about`, read at each entry): what an operator needs beside a redacted
+ * error.
  *
  * @example
  * const log = executionLog(deps.log, 'run-1');
  * log('warn', 'A model request attempt failed', error);
  */
-export function executionLog(log: RunExecutionDeps['log'], runId: string): ExecutionLog {
+export function executionLog(
+  log: RunExecutionDeps['log'],
+  runId: string,
+  about: ExecutionModel = {},
+): ExecutionLog {
   return (level, message, error) => {
     try {
-      log({ level, message, runId, error });
+      log({ level, message, runId, error, ...about });
     } catch {
       // A failing log hook must not change the run's outcome.
     }

@@ -15,8 +15,14 @@ import { StepSequence } from './admission/step-sequence';
 import { closeAbandonedParts } from './checkpoints/abandoned-message';
 import { CheckpointWriter } from './checkpoints/checkpoint-writer';
 import { consumeChunks } from './checkpoints/consume-chunks';
+import { continueTextPart, reopenContinuedText } from './checkpoints/continued-text';
 import { runCompaction } from './compaction/run-compaction';
-import { type ExecutionContext, executionLog, type RunExecutionDeps } from './execution-context';
+import {
+  type ExecutionContext,
+  type ExecutionModel,
+  executionLog,
+  type RunExecutionDeps,
+} from './execution-context';
 import { currentRun, endExecution } from './lifecycle/execution-end';
 import { ExecutionStop, RunStoppedError } from './lifecycle/execution-stop';
 import { renewLeaseOf, startLeaseHeartbeat } from './lifecycle/lease-heartbeat';
@@ -64,7 +70,11 @@ export class RunExecution {
   readonly #writer: CheckpointWriter;
   /** The assistant write the execution starts on, and the revision of its acquisition. */
   readonly #startBase: number;
+  /** The provider and model this execution's log entries name (set by `execute`). */
+  readonly #model: ExecutionModel = {};
   readonly #acquiredRevision: number;
+  /** The execution continues the stored message's last text part (`continued-text.ts`). */
+  readonly #continuesText: boolean;
 
   constructor(
     deps: RunExecutionDeps,
@@ -72,7 +82,7 @@ export class RunExecution {
     start: { message: UIMessage; baseRevision: number; controller: AbortController },
   ) {
     this.runId = acquired.id;
-    const log = executionLog(deps.log, acquired.id);
+    const log = executionLog(deps.log, acquired.id, this.#model);
     this.#stop = new ExecutionStop(start.controller, log);
     this.#context = {
       runId: acquired.id,
@@ -89,7 +99,12 @@ export class RunExecution {
     // A previous owner that died mid-operation left its streaming parts open: close them.
     const abandoned = acquired.lastOperation && !isTerminalPhase(acquired.lastOperation.phase);
     const message = abandoned ? closeAbandonedParts(start.message) : start.message;
-    this.#writer = new CheckpointWriter(this.#context, message, start.baseRevision);
+    // A takeover (a hand-off's or a crash's) continues the text part it was writing.
+    const continued = acquired.fencingToken > 1 ? reopenContinuedText(message) : null;
+    this.#continuesText = continued !== null;
+    this.#writer = new CheckpointWriter(this.#context, continued ?? message, start.baseRevision, {
+      continuesText: this.#continuesText,
+    });
     this.#startBase = start.baseRevision;
     this.#acquiredRevision = acquired.revision;
     this.#recorder = new OperationRecorder(this.#context, acquired.lastOperation);
@@ -102,6 +117,9 @@ export class RunExecution {
     resumed: { approvalCheckpoint: boolean },
   ): Promise<AgentRun> {
     const context = this.#context;
+    const { modelId, provider } = describeModel(options.model);
+    this.#model.model = modelId;
+    if (provider !== undefined) this.#model.provider = provider;
     const heartbeat = startLeaseHeartbeat(context.deps.leaseMs, {
       lastWriteAt: () => context.lastWriteAt,
       stopped: () => this.#stop.stopped(),
@@ -242,7 +260,8 @@ export class RunExecution {
       redactToolErrors: false,
     });
 
-    await consumeChunks(context, chunks, this.#writer, this.#steps, (error) =>
+    const continued = this.#continuesText ? chunks.pipeThrough(continueTextPart()) : chunks;
+    await consumeChunks(context, continued, this.#writer, this.#steps, (error) =>
       onStreamBreak(error, this.#recorder, stop),
     );
   }

@@ -120,10 +120,18 @@ export interface ResumeRunOptions extends Partial<RunExecutionOptions> {
   approvals: readonly ToolApprovalAnswer[];
 }
 
-/** One entry of the server log — the only place provider error text goes. */
+/**
+ * One entry of the server log. `error` is redacted by default (`RedactedError`: kind, status,
+ * retryable, a system code — never a prompt, message, tool input or output, or a provider
+ * call's body, header or text); `logRawErrors: true` passes the raw error instead.
+ */
 export interface RuntimeLogEntry {
   level: 'error' | 'warn' | 'info';
   message: string;
   runId: string;
   error?: unknown;
+  /** The run's model provider (`model.provider`), on the entries of an execution. */
+  provider?: string;
+  /** The run's model id, on the entries of an execution. */
+  model?: string;
 }

@@ -59,6 +59,12 @@ export interface AgentRuntimeStore {
    * `limit` (default 100).
    */
   findExpiredRuns(query?: { now?: Date; limit?: number }): Promise<ExpiredRun[]>;
+  /**
+   * The time of the clock that decides this store's leases: the database's for a driver with a
+   * clock of its own (`AgentRuntimeDriver.now`), else the process's. Lease expiries are in this
+   * time, so whoever compares one with "now" (a served snapshot's `serverTime`) reads it here.
+   */
+  now?(): Promise<Date>;
   getRun(runId: string): Promise<AgentRun>;
   /** The run and its assistant message, materialised from its last consolidation and appends. */
   getSnapshot(runId: string): Promise<RunSnapshot>;

@@ -30,6 +30,7 @@ import {
 import { type Mutation, type StoredRun, StoredRunSchema } from './log/stored-run';
 import { withRunIdValidation } from './run-id-guard';
 import { runInputsOf } from './run-inputs';
+import { storeClock } from './store-clock';
 import { issuesOf } from './zod-issues';
 
 const ExpiredRunSchema = z.strictObject({
@@ -38,7 +39,10 @@ const ExpiredRunSchema = z.strictObject({
 });
 
 export interface AgentRuntimeStoreOptions {
-  /** The wall clock for `createdAt`, `updatedAt` and leases. Injectable for tests. */
+  /**
+   * The clock for `createdAt`, `updatedAt` and leases. Injectable for tests; by default the
+   * driver's own (`AgentRuntimeDriver.now`, a database server's), else the process's.
+   */
   now?: () => Date;
   /**
    * A write passes the whole record as a snapshot once this many events were appended since
@@ -83,7 +87,7 @@ export function createAgentRuntimeStore(
   driver: AgentRuntimeDriver,
   options: AgentRuntimeStoreOptions = {},
 ): AgentRuntimeStore {
-  const now = options.now ?? (() => new Date());
+  const clock = storeClock(driver, options.now);
   const snapshotEvery = options.snapshotEveryEvents ?? SNAPSHOT_EVERY_EVENTS;
   if (!Number.isInteger(snapshotEvery) || snapshotEvery < 1) {
     throw new TypeError(`snapshotEveryEvents must be a positive integer, not ${snapshotEvery}`);
@@ -177,31 +181,33 @@ export function createAgentRuntimeStore(
   async function owned(
     runId: string,
     guard: OwnerGuard,
-    reduce: (record: StoredRun) => TerminalResult,
+    reduce: (record: StoredRun, now: Date) => TerminalResult,
   ): Promise<AgentRun> {
     const cached = written.get(runId);
     const base =
       cached && cached.record.run.revision === guard.expectedRevision
         ? cached
         : await loadExisting(runId);
-    const mutation = reduce(base.record);
+    const now = await clock();
+    const mutation = reduce(base.record, now);
     if ('duplicate' in mutation) return structuredClone(mutation.duplicate.run);
     if (await write(runId, base, mutation)) return mutation.record.run;
     // A head that no longer parses throws `StoreRecordError` here (nothing was written).
     const { record: fresh } = await loadExisting(runId);
     // Re-reducing throws the precise error for the fresh record (or finds a duplicate).
-    const again = reduce(fresh);
+    const again = reduce(fresh, now);
     if ('duplicate' in again) return again.duplicate.run;
     throw new StoreConflictError(runId, guard.expectedRevision, fresh.run.revision);
   }
 
   async function unowned(
     runId: string,
-    reduce: (record: StoredRun | null) => Mutation,
+    reduce: (record: StoredRun | null, now: Date) => Mutation,
   ): Promise<StoredRun> {
     for (let attempt = 1; ; attempt++) {
       const base = await load(runId);
-      const mutation = reduce(base?.record ?? null);
+      // Read after the load: a takeover decides on a time no earlier than the record it read.
+      const mutation = reduce(base?.record ?? null, await clock());
       if (await write(runId, base, mutation)) return mutation.record;
       if (attempt >= UNOWNED_ATTEMPTS) {
         const fresh = await load(runId);
@@ -236,35 +242,36 @@ export function createAgentRuntimeStore(
   return withRunIdValidation({
     async createRun(input) {
       const { runId } = input;
-      return (await unowned(runId, (record) => reduceCreateRun(record, input, now()))).run;
+      return (await unowned(runId, (record, now) => reduceCreateRun(record, input, now))).run;
     },
 
     async acquireRun(runId, input) {
-      const record = await unowned(runId, (record) => {
+      const record = await unowned(runId, (record, now) => {
         if (!record) throw new RunNotFoundError(runId);
-        return reduceAcquireRun(record, input, now());
+        return reduceAcquireRun(record, input, now);
       });
       return record.run;
     },
 
     async takeOverRun(runId, input) {
-      const record = await unowned(runId, (record) => {
+      const record = await unowned(runId, (record, now) => {
         if (!record) throw new RunNotFoundError(runId);
-        return reduceAcquireRun(record, { ...input, takeover: true }, now());
+        return reduceAcquireRun(record, { ...input, takeover: true }, now);
       });
       return { run: record.run, takeovers: record.takeovers };
     },
 
     releaseLease(runId, guard) {
-      return owned(runId, guard, (record) => reduceReleaseLease(record, guard, now()));
+      return owned(runId, guard, (record, now) => reduceReleaseLease(record, guard, now));
     },
 
     handOffLease(runId, guard) {
-      return owned(runId, guard, (record) => reduceHandOffLease(record, guard, now()));
+      return owned(runId, guard, (record, now) => reduceHandOffLease(record, guard, now));
     },
 
-    async findExpiredRuns({ now: at = now(), limit = 100 } = {}) {
-      const rows = await driver.findExpiredRuns({ now: at.toISOString(), limit });
+    async findExpiredRuns({ now: at, limit = 100 } = {}) {
+      const cutoff = at ?? (await clock());
+      const rows = await driver.findExpiredRuns({ now: cutoff.toISOString(), limit });
       return rows.map((row) => {
         const parsed = ExpiredRunSchema.safeParse(row);
         if (parsed.success) return parsed.data;
@@ -278,27 +285,31 @@ export function createAgentRuntimeStore(
     },
 
     recordRunOperation(runId, guard, operation) {
-      return owned(runId, guard, (record) =>
-        reduceRecordRunOperation(record, guard, operation, now()),
+      return owned(runId, guard, (record, now) =>
+        reduceRecordRunOperation(record, guard, operation, now),
       );
     },
 
     saveAssistantCheckpoint(runId, guard, message) {
-      return owned(runId, guard, (record) =>
-        reduceSaveAssistantCheckpoint(record, guard, message, now()),
+      return owned(runId, guard, (record, now) =>
+        reduceSaveAssistantCheckpoint(record, guard, message, now),
       );
     },
 
     appendAssistant(runId, guard, append) {
-      return owned(runId, guard, (record) => reduceAppendAssistant(record, guard, append, now()));
+      return owned(runId, guard, (record, now) =>
+        reduceAppendAssistant(record, guard, append, now),
+      );
     },
 
     commitTerminal(runId, guard, terminal) {
-      return owned(runId, guard, (record) => reduceCommitTerminal(record, guard, terminal, now()));
+      return owned(runId, guard, (record, now) =>
+        reduceCommitTerminal(record, guard, terminal, now),
+      );
     },
 
     renewLease(runId, guard) {
-      return owned(runId, guard, (record) => reduceRenewLease(record, guard, now()));
+      return owned(runId, guard, (record, now) => reduceRenewLease(record, guard, now));
     },
 
     async getRun(runId) {
@@ -336,8 +347,9 @@ export function createAgentRuntimeStore(
       if (raw.length === 0 && !(await load(runId))) throw new RunNotFoundError(runId);
       return parseEvents(runId, raw);
     },
-    controlRequests: controlRequestsOf(driver, now),
-    runInputs: runInputsOf(driver, now),
+    now: clock,
+    controlRequests: controlRequestsOf(driver, clock),
+    runInputs: runInputsOf(driver, clock),
   });
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { StoreRecordError } from '../errors/store-record-error';
 import type { AgentRuntimeDriver, StoredControlRequest } from './driver/driver';
 import { assertRunId } from './run-id-guard';
+import type { StoreClock } from './store-clock';
 import { issuesOf } from './zod-issues';
 
 /** A durable control request: a cancel or approval answers, recorded for the run's executor. */
@@ -73,7 +74,7 @@ export interface ControlRequests {
 /** The control requests of `driver`, or `undefined` when it does not store them. */
 export function controlRequestsOf(
   driver: AgentRuntimeDriver,
-  now: () => Date,
+  now: StoreClock,
 ): ControlRequests | undefined {
   const { appendControlRequest, readControlRequests, markControlRequestDone } = driver;
   const { readStaleControlRequests, reclaimControlRequest, markControlRequestApplied } = driver;
@@ -86,7 +87,10 @@ export function controlRequestsOf(
     tracksEffects,
     async record(input) {
       assertRunId(input.runId);
-      const request = ControlRequestSchema.parse({ ...input, createdAt: now().toISOString() });
+      const request = ControlRequestSchema.parse({
+        ...input,
+        createdAt: (await now()).toISOString(),
+      });
       const recorded = await appendControlRequest.call(driver, input.runId, request);
       if (recorded) for (const listener of listeners) listener(input.runId);
       return recorded;
@@ -96,18 +100,18 @@ export function controlRequestsOf(
       const rows = await readControlRequests.call(driver, runIds);
       return rows.map(parseRequest);
     },
-    claim(runId, requestId, claimedAt) {
+    async claim(runId, requestId, claimedAt) {
       assertRunId(runId);
-      const at = now().toISOString();
+      const at = (await now()).toISOString();
       if (claimedAt === undefined || claimedAt === null) {
         return markControlRequestDone.call(driver, runId, requestId, at);
       }
-      if (!reclaimControlRequest) return Promise.resolve(false);
+      if (!reclaimControlRequest) return false;
       return reclaimControlRequest.call(driver, runId, requestId, claimedAt, at);
     },
     async stale({ runIds, pendingForMs, claimedForMs, limit }) {
       if (!readStaleControlRequests || !tracksEffects || runIds?.length === 0) return [];
-      const at = now().getTime();
+      const at = (await now()).getTime();
       const rows = await readStaleControlRequests.call(driver, {
         ...(runIds === undefined ? {} : { runIds }),
         createdBefore: new Date(at - pendingForMs).toISOString(),
@@ -129,7 +133,7 @@ export function controlRequestsOf(
     },
     async sweep({ endedForMs, limit }) {
       if (!driver.deleteEndedControlRequests) return 0;
-      const endedBefore = new Date(now().getTime() - endedForMs).toISOString();
+      const endedBefore = new Date((await now()).getTime() - endedForMs).toISOString();
       return driver.deleteEndedControlRequests({ endedBefore, limit });
     },
     async applied(runId, requestId) {

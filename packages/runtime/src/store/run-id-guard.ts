@@ -40,6 +40,7 @@ export function withRunIdValidation(store: AgentRuntimeStore): AgentRuntimeStore
     getRun: check(store.getRun),
     getSnapshot: check(store.getSnapshot),
     readEvents: check(store.readEvents),
+    ...(store.now ? { now: store.now.bind(store) } : {}),
     ...(store.controlRequests ? { controlRequests: store.controlRequests } : {}),
     ...(store.runInputs ? { runInputs: store.runInputs } : {}),
   };

@@ -1,8 +1,10 @@
 import { TimestampSchema, UIMessageSchema } from '@runlight/protocol';
 import { z } from 'zod';
 import { StoreRecordError } from '../errors/store-record-error';
+import { assertChatId, ChatIdSchema } from './chat-id-guard';
 import type { AgentRuntimeDriver, StoredRunInput } from './driver/driver';
 import { assertRunId } from './run-id-guard';
+import type { StoreClock } from './store-clock';
 import { issuesOf } from './zod-issues';
 
 /** Most messages one run input may hold. */
@@ -10,11 +12,9 @@ export const MAX_RUN_INPUT_MESSAGES = 500;
 /** Most bytes (UTF-8 JSON) of one run input's messages. */
 export const MAX_RUN_INPUT_BYTES = 1024 * 1024;
 
-const ChatIdSchema = z.string().min(1).max(200);
-
 export const RunInputSchema = z.strictObject({
   runId: z.string().min(1),
-  chatId: ChatIdSchema.nullable(),
+  chatId: z.nullable(ChatIdSchema),
   messages: z.array(UIMessageSchema).max(MAX_RUN_INPUT_MESSAGES),
   createdAt: TimestampSchema,
 });
@@ -39,7 +39,10 @@ export interface RunInputs {
   save(input: Omit<RunInput, 'createdAt'>): Promise<boolean>;
   /** The run's input, or `null` when none was stored. */
   get(runId: string): Promise<RunInput | null>;
-  /** The chat's runs, newest first, at most `limit` (default 20, at most 100). */
+  /**
+   * The chat's runs, newest first, at most `limit` (default 20, at most 100). An id that is not
+   * a valid chat id (the rules of a run id) rejects with `InvalidChatIdError`, on every driver.
+   */
   listChatRuns(chatId: string, options?: { limit?: number }): Promise<ChatRun[]>;
 }
 
@@ -50,13 +53,17 @@ function parsed<T>(schema: z.ZodType<T>, runId: string, value: unknown): T {
 }
 
 /** The run inputs of `driver`, or `undefined` when it does not store them. */
-export function runInputsOf(driver: AgentRuntimeDriver, now: () => Date): RunInputs | undefined {
+export function runInputsOf(driver: AgentRuntimeDriver, now: StoreClock): RunInputs | undefined {
   const { saveRunInput, readRunInput, listChatRuns } = driver;
   if (!saveRunInput || !readRunInput || !listChatRuns) return undefined;
   return {
     async save(input) {
       assertRunId(input.runId);
-      const checked = RunInputSchema.safeParse({ ...input, createdAt: now().toISOString() });
+      if (input.chatId !== null) assertChatId(input.chatId);
+      const checked = RunInputSchema.safeParse({
+        ...input,
+        createdAt: (await now()).toISOString(),
+      });
       if (!checked.success) {
         const issue = checked.error.issues[0];
         throw new TypeError(
@@ -77,7 +84,7 @@ export function runInputsOf(driver: AgentRuntimeDriver, now: () => Date): RunInp
       return row === null || row === undefined ? null : parsed(RunInputSchema, runId, row);
     },
     async listChatRuns(chatId, options = {}) {
-      ChatIdSchema.parse(chatId);
+      assertChatId(chatId);
       const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
       const rows = await listChatRuns.call(driver, chatId, { limit });
       return rows.map((row) => parsed(ChatRunSchema, `(chat ${chatId})`, row));

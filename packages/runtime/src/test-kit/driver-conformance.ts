@@ -7,6 +7,7 @@ import {
   RunNotFoundError,
   StoreConflictError,
 } from '../index';
+import { describeClockConformance } from './clock-conformance';
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
 import { describeControlRequestConformance } from './control-request-conformance';
 import { describeLeaseConformance } from './lease-conformance';
@@ -296,6 +297,7 @@ export function describeDriverConformance(
       acquired,
     };
     describeLeaseConformance(context);
+    describeClockConformance(context);
     describeRecordIntegrityConformance(context);
     describeEnvelopeConformance(context);
     describeControlRequestConformance(context);

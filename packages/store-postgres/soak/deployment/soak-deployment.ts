@@ -36,6 +36,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { pendingApprovals } from '@runlight/protocol';
 import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
 import { migrate } from '../../src/migrate';
@@ -63,6 +64,11 @@ const { values } = parseArgs({
     // Longer than the 10 s outage, as the runtime's default 30 s lease is: an outage shorter
     // than the lease loses no run (a shorter `--lease-ms` makes the outage waves end runs).
     'lease-ms': { type: 'string', default: '15000' },
+    // Every run must end within lease + 10 s of its fault clearing. `pnpm test` runs the soak
+    // beside the unit tests on a busy machine, where a run's own work stretches with the load:
+    // there a run may take this many times the bound before it counts as a violation (it is
+    // still reported as late, with its figure). Default 1: the bound is the bound.
+    'bound-factor': { type: 'string', default: '1' },
     // `pnpm test`: skip (exit 0, saying so) when no server answers, as the server suites do.
     'if-server': { type: 'boolean', default: false },
   },
@@ -71,6 +77,7 @@ const small = values.size === 'small';
 const runsPerWave = Number(values.runs ?? (small ? 4 : 16));
 const rounds = Number(values.rounds ?? (small ? 1 : 2));
 const leaseMs = Number(values['lease-ms']);
+const boundFactor = Math.max(1, Number(values['bound-factor']));
 const bus = values.bus as SoakBus;
 if (!SOAK_BUSES.includes(bus)) throw new Error(`Unknown bus ${bus} (${SOAK_BUSES.join(', ')})`);
 // On Redis no LISTEN connection is open: `listen-freeze` has nothing to stop.
@@ -185,7 +192,8 @@ try {
       });
       const clearedAt = Date.now();
       log(`wave ${wave}: ${fault} cleared (${notes})`);
-      const deadline = clearedAt + leaseMs + 10_000;
+      const boundMs = leaseMs + 10_000;
+      const deadline = clearedAt + boundMs * boundFactor;
       await Promise.all(
         runIds.filter((r) => r.endsWith('-approval')).map((runId) => approve(runId, deadline)),
       );
@@ -225,9 +233,14 @@ try {
         }
         if (checked.outcome.endedAt !== null) {
           recoveryMs = Math.max(recoveryMs, checked.outcome.endedAt - clearedAt);
+          const endedAfter = checked.outcome.endedAt - clearedAt;
           if (checked.outcome.endedAt > deadline) {
             violations.push(
-              `${runId}: ended ${checked.outcome.endedAt - clearedAt} ms after ${fault} cleared (bound ${leaseMs + 10_000})`,
+              `${runId}: ended ${endedAfter} ms after ${fault} cleared (bound ${boundMs}${boundFactor > 1 ? ` × ${boundFactor}` : ''})`,
+            );
+          } else if (endedAfter > boundMs) {
+            log(
+              `  late: ${runId} ended ${endedAfter} ms after ${fault} cleared (bound ${boundMs})`,
             );
           }
         }
@@ -378,10 +391,7 @@ async function approve(runId: string, deadline: number): Promise<void> {
     [
       async () => {
         const snapshot = await store.getSnapshot(runId);
-        const part = snapshot.assistant?.message.parts.find(
-          (candidate) => 'state' in candidate && candidate.state === 'approval-requested',
-        ) as { approval?: { id: string } } | undefined;
-        approvalId = part?.approval?.id;
+        approvalId = pendingApprovals(snapshot.assistant?.message)[0]?.approvalId;
         return approvalId !== undefined;
       },
     ],

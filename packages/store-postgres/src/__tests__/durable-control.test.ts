@@ -1,8 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import {
+  createRunlightClient,
+  defaultRunStatusLabels,
+  describeRunStatus,
+  selectRunStatus,
+  statusText,
+} from '@runlight/client';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, tool } from 'ai';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { migrate } from '../migrate';
 import { type Gateway, startGateway } from '../scale-out/gateway';
@@ -135,6 +142,25 @@ describe.runIf(serverUnavailable === null)(`durable control requests (${serverLa
         stopWhen: isStepCount(5),
       }).done;
       expect(paused.status).toBe('running');
+      // What a browser following the run through the gateway shows (issue 45 item 6).
+      const page = createRunlightClient({ baseUrl: gateway.origin }).run(runId);
+      const said: string[] = [];
+      const ended = new Promise<void>((resolve) => {
+        const unsubscribe = page.subscribe(() => {
+          const state = page.getState();
+          const view = describeRunStatus(selectRunStatus(state), defaultRunStatusLabels, {
+            recovers: true,
+          });
+          if (said.at(-1) !== statusText(view)) said.push(statusText(view));
+          if (state.run?.status === 'completed') {
+            unsubscribe();
+            resolve();
+          }
+        });
+      });
+      await vi.waitFor(() => expect(said).toContain('Waiting for your approval'), {
+        timeout: 15_000,
+      });
       const message = (await gatewaySide.store.getSnapshot(runId)).assistant?.message;
       const part = message?.parts.find((p) => p.type === 'tool-pay') as {
         approval: { id: string };
@@ -153,6 +179,12 @@ describe.runIf(serverUnavailable === null)(`durable control requests (${serverLa
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(paid).toBe(1);
+      await ended;
+      // The resume is the run going on: no takeover, no stall, no hand-off.
+      expect(said.at(-1)).toBe('Completed');
+      for (const words of said) {
+        expect(words).not.toMatch(/took over|stopped responding|Handing over/);
+      }
     } finally {
       stop();
     }

@@ -15,7 +15,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRunlightClient, selectMessage } from '@runlight/client';
+import {
+  createRunlightClient,
+  defaultRunStatusLabels,
+  describeRunStatus,
+  selectMessage,
+  selectRunStatus,
+  statusText,
+} from '@runlight/client';
 import { isTerminalStatus } from '@runlight/protocol';
 import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
@@ -108,13 +115,22 @@ const runMigrateBin = (env: Record<string, string>) =>
 
 /**
  * A browser's view: the client follows the run through the gateway, across every hand-off, until
- * the server ends the stream; the status and assistant text it assembled.
+ * the server ends the stream; the status and assistant text it assembled, its text parts, and
+ * every status `RunStatus` showed on the way (in order, each once).
  */
-function follow(baseUrl: string, runId: string): Promise<{ status: string; text: string }> {
+function follow(
+  baseUrl: string,
+  runId: string,
+): Promise<{ status: string; text: string; textParts: number; said: string[] }> {
   const run = createRunlightClient({ baseUrl, headers: READER }).run(runId);
+  const said: string[] = [];
   return new Promise((resolve, reject) => {
     const unsubscribe = run.subscribe(() => {
       const state = run.getState();
+      const words = statusText(
+        describeRunStatus(selectRunStatus(state), defaultRunStatusLabels, { recovers: true }),
+      );
+      if (said.at(-1) !== words) said.push(words);
       if (state.connection !== 'closed') return;
       unsubscribe();
       if (state.run === null || !isTerminalStatus(state.run.status)) {
@@ -123,7 +139,8 @@ function follow(baseUrl: string, runId: string): Promise<{ status: string; text:
       }
       const parts = selectMessage(state)?.parts ?? [];
       const text = parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-      resolve({ status: state.run.status, text });
+      const textParts = parts.filter((part) => part.type === 'text').length;
+      resolve({ status: state.run.status, text, textParts, said });
     });
   });
 }
@@ -248,8 +265,15 @@ describe.runIf(serverUnavailable === null)(
           expect(final).toMatchObject({ status: 'completed', failure: null });
           expect(final.text.length).toBeGreaterThan(duringB);
           expect(final.text).toBe(GUIDE_ANSWER);
-          // …and a browser that watched it all through the gateway saw the same.
-          expect(await watched).toEqual({ status: 'completed', text: GUIDE_ANSWER });
+          // …and a browser that watched it all through the gateway saw the same: one answer in
+          // one text part, each deploy read as a planned hand-off — never as a stall or a crash.
+          const seen = await watched;
+          expect(seen).toMatchObject({ status: 'completed', text: GUIDE_ANSWER, textParts: 1 });
+          expect(seen.said).toContain('Handing over to another worker');
+          expect(seen.said.at(-1)).toBe('Completed');
+          for (const words of seen.said) {
+            expect(words).not.toMatch(/stopped responding|took over/);
+          }
 
           // Two hand-offs, each followed by another runner's takeover; the last one finished it.
           const store = createAgentRuntimeStore(createPostgresDriver({ client: admin, schema }));
@@ -264,6 +288,15 @@ describe.runIf(serverUnavailable === null)(
             ),
           );
           expect(owners.size).toBe(3);
+          // Each acquisition after a hand-off names who handed over to it (the log rebuilds it).
+          const received = events.flatMap((event) =>
+            event.type === 'run-status' && event.change === 'acquired' && event.handOff
+              ? [event.handOff]
+              : [],
+          );
+          expect(received).toHaveLength(2);
+          for (const handOff of received) expect(handOff.to).toBeDefined();
+          expect(received[0]!.to).toBe(received[1]!.from);
           await Promise.all([terminate(replacement), terminate(gateway)]);
         },
         150_000,

@@ -74,6 +74,8 @@ export function startDeploymentRunner(
       runtime,
       resolveRun: resolveRun ?? endAbandoned,
       onLog: runtimeOptions.onLog,
+      // One choice for the whole runner: its recovery log is redacted like its runtime's.
+      logRawErrors: runtimeOptions.logRawErrors,
     });
     recovery.start();
   }

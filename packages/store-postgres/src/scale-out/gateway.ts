@@ -7,6 +7,7 @@ import {
   type RunCorsOptions,
   type RunEventSource,
   type RunHandlersOptions,
+  type RunRouterOptions,
   type StartRun,
   toNodeListener,
 } from '@runlight/runtime';
@@ -41,6 +42,11 @@ export interface GatewayOptions {
   reauthorizeMs?: number | undefined;
   /** Cross-origin access for pages on other origins (`createRunRouter({ cors })`). */
   cors?: RunCorsOptions | undefined;
+  /**
+   * Refuse requests from other sites on start, cancel and approvals (`403 cross_site`;
+   * `createRunRouter({ refuseCrossSite })`): set it when browsers sign in with a cookie.
+   */
+  refuseCrossSite?: RunRouterOptions['refuseCrossSite'] | undefined;
   /**
    * Send runs' `owner` and `fencingToken` as stored (`createRunHandlers({ exposeInternals })`)
    * — for operator tools. Default `false`: browsers get the public form (no host name, pid or
@@ -112,6 +118,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     authorize: options.authorize as RunAccessPolicy,
     ...(options.reauthorizeMs === undefined ? {} : { reauthorizeMs: options.reauthorizeMs }),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
+    ...(options.refuseCrossSite === undefined ? {} : { refuseCrossSite: options.refuseCrossSite }),
   });
   let closing = false;
   const readiness = async (): Promise<Readiness> => {

@@ -19,7 +19,7 @@ import {
   type DeploymentRunnerOptions,
   startDeploymentRunner,
 } from './deployment-runner';
-import { checkReadiness, type Readiness } from './readiness';
+import { checkReadiness, type Readiness, sharedProbe } from './readiness';
 
 /**
  * The event bus every process of a deployment shares: PostgreSQL's LISTEN/NOTIFY by default, or
@@ -98,6 +98,7 @@ export interface PostgresDeployment<Bus extends DeploymentBus = PostgresEventBus
   /**
    * Whether this process should get traffic (`GET /ready` of `startGateway({ ...deployment })`):
    * not closing, the database answers `SELECT 1` within 2 s, the bus is `live`. Never rejects.
+   * The query's answer is shared: concurrent calls wait for one, and it is reused for 1 s.
    */
   ready(): Promise<Readiness>;
   /**
@@ -158,6 +159,8 @@ export async function connectPostgresDeployment(
       await bus.close();
       if (owned) await pool.end();
     };
+    // One `SELECT 1` per second at most, however often `/ready` is hit (sharedProbe).
+    const readinessProbe = sharedProbe(() => pool.query('SELECT 1'));
     return {
       pool,
       store,
@@ -168,12 +171,7 @@ export async function connectPostgresDeployment(
         runners.push(runner);
         return runner;
       },
-      ready: () =>
-        checkReadiness({
-          closing: closing !== undefined,
-          probe: () => pool.query('SELECT 1'),
-          bus,
-        }),
+      ready: () => checkReadiness({ closing: closing !== undefined, probe: readinessProbe, bus }),
       close(closeOptions) {
         // Idempotent: a SIGTERM after a SIGINT waits for the same close.
         closing ??= close(closeOptions);

@@ -42,3 +42,39 @@ export async function checkReadiness(input: {
   if (input.bus.health?.() === 'deaf') return { ready: false, reason: 'bus_deaf' };
   return { ready: true };
 }
+
+/** How long one answer of the store's readiness probe is reused. */
+export const READY_PROBE_MAX_AGE_MS = 1_000;
+
+/**
+ * `probe` shared by every `/ready` hit: concurrent hits wait for the one query in flight, and
+ * an answer is reused for `maxAgeMs` (default 1 s) — so a balancer, or anyone, polling `/ready`
+ * costs at most one query per second on the shared pool, whatever the rate (it ran one per hit,
+ * with no cap). A failed probe is reused too: a store that is down is not asked harder.
+ *
+ * @example
+ * const probe = sharedProbe(() => pool.query('SELECT 1'));
+ * checkReadiness({ closing, probe, bus });
+ */
+export function sharedProbe(
+  probe: () => Promise<unknown>,
+  options: { maxAgeMs?: number; now?: () => number } = {},
+): () => Promise<unknown> {
+  const maxAgeMs = options.maxAgeMs ?? READY_PROBE_MAX_AGE_MS;
+  const now = options.now ?? (() => performance.now());
+  let last: { answer: Promise<unknown>; at: number } | undefined;
+  return () => {
+    const at = now();
+    // In flight, or answered less than maxAgeMs ago: the same answer.
+    if (last && at - last.at < maxAgeMs) return last.answer;
+    const answer = probe();
+    // The age counts from the answer, so a slow probe is not run again at once.
+    const entry = { answer, at: Number.POSITIVE_INFINITY };
+    const settle = () => {
+      entry.at = now();
+    };
+    answer.then(settle, settle);
+    last = entry;
+    return answer;
+  };
+}

@@ -1,4 +1,4 @@
-import type { LoadedSnapshot, RunlightClient } from '@runlight/client';
+import { type LoadedSnapshot, type RunlightClient, seedRunStore } from '@runlight/client';
 import { getContext, hasContext, setContext } from 'svelte';
 import { RunlightProviderMissingError } from './provider-missing-error.js';
 
@@ -91,8 +91,5 @@ export function getRunlightContext(hook = 'getRunlightContext'): RunlightContext
  * seedRun(client, await loadRun({ baseUrl: '/api', fetch }, 'run-1'));
  */
 export function seedRun(client: RunlightClient, loaded: LoadedSnapshot): void {
-  const store = client.run(loaded.snapshot.run.id);
-  const state = store.getState();
-  if (state.run !== null || state.error !== null) return;
-  store.applySnapshot(loaded.snapshot, { clockOffsetMs: loaded.clockOffsetMs ?? null });
+  seedRunStore(client.run(loaded.snapshot.run.id), loaded);
 }

@@ -1,4 +1,4 @@
-import { elapsedResolutionMs, selectElapsedMs } from '@runlight/client';
+import { countdownSeconds, shownElapsedMs } from '@runlight/client';
 import { RunlightProviderMissingError } from '../context/provider-missing-error.js';
 import { findRunlightContext } from '../context/runlight-context.svelte.js';
 import { type MaybeGetter, read } from '../runes/maybe-getter.js';
@@ -50,18 +50,15 @@ export function useElapsed(
   return {
     get current() {
       const from = read(since);
-      if (from == null) return null;
       const { until, clockOffsetMs, runId } = read(options);
-      if (until != null) return Math.max(0, finite(Date.parse(until) - Date.parse(from)));
+      if (from == null || until != null) return shownElapsedMs(from, { until }, null);
       if (!mounted.value) return null;
       const offset =
         clockOffsetMs ??
         (runId === undefined || context === undefined
           ? null
           : context.client.run(runId).getState().clockOffsetMs);
-      const ms = selectElapsedMs(from, { clockOffsetMs: offset }, elapsedClock.now());
-      const step = elapsedResolutionMs(ms);
-      return Math.floor(ms / step) * step;
+      return shownElapsedMs(from, { clockOffsetMs: offset }, elapsedClock.now());
     },
   };
 }
@@ -83,14 +80,7 @@ export function useCountdown(
     get current() {
       const to = read(until);
       if (to == null || !mounted.value) return null;
-      const target = Date.parse(to);
-      if (Number.isNaN(target)) return null;
-      const left = target - (elapsedClock.now() + (read(options).clockOffsetMs ?? 0));
-      return Math.max(0, Math.ceil(left / 1000));
+      return countdownSeconds(to, read(options).clockOffsetMs, elapsedClock.now());
     },
   };
-}
-
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : 0;
 }

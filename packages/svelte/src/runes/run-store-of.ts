@@ -17,7 +17,7 @@ export function selectionOf<T>(
   hook: string,
   runId: MaybeGetter<string>,
   select: (state: RunState) => T,
-  isEqual: (a: T, b: T) => boolean = Object.is,
+  isEqual?: (a: T, b: T) => boolean,
 ): Current<T> {
   const { client } = getRunlightContext(hook);
   // One selection per run id: the last one is kept while the id stays the same.

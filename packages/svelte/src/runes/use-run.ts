@@ -1,11 +1,13 @@
 import {
   type Activity,
   activityEquals,
-  type ConnectionState,
-  type RunlightClientError,
+  connectionEquals,
+  type RunConnection,
   type RunState,
   type RunView,
   selectActivity,
+  selectConnection,
+  selectOperation,
   selectRunView,
 } from '@runlight/client';
 import type { RunOperation } from '@runlight/protocol';
@@ -50,8 +52,6 @@ export function useRunActivity(runId: MaybeGetter<string>): Current<Activity> {
   return selectionOf('useRunActivity', runId, selectActivity, activityEquals);
 }
 
-const selectOperation = (state: RunState): RunOperation | null => state.run?.lastOperation ?? null;
-
 /**
  * The run's `lastOperation` (model request or compaction, with its original timestamps), or
  * `null`.
@@ -63,20 +63,6 @@ export function useRunOperation(runId: MaybeGetter<string>): Current<RunOperatio
   return selectionOf('useRunOperation', runId, selectOperation);
 }
 
-export interface RunConnection {
-  /** `idle`, `connecting`, `live`, `reconnecting`, `offline`, `unauthorized` or `closed`. */
-  readonly state: ConnectionState;
-  /** The last bad input or transport failure (the shown state is the last good one). */
-  readonly error: RunlightClientError | null;
-}
-
-const selectConnection = (state: RunState): RunConnection => ({
-  state: state.connection,
-  error: state.error,
-});
-const connectionEquals = (a: RunConnection, b: RunConnection) =>
-  a.state === b.state && a.error === b.error;
-
 /**
  * The live connection of a run and its last error, e.g. for a "Reconnecting…" banner.
  *
@@ -87,4 +73,4 @@ export function useRunConnection(runId: MaybeGetter<string>): Current<RunConnect
   return selectionOf('useRunConnection', runId, selectConnection, connectionEquals);
 }
 
-export { type RunView, selectRunView };
+export { type RunConnection, type RunView, selectRunView };

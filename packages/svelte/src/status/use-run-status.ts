@@ -1,13 +1,14 @@
 import {
+  type RunStatusInfo,
   type RunStatusLabelsInput,
   resolveRunStatusLabels,
   runStatusEquals,
+  runStatusInfo,
   selectRunStatus,
 } from '@runlight/client';
 import { getRunlightContext } from '../context/runlight-context.svelte.js';
 import { type MaybeGetter, read } from '../runes/maybe-getter.js';
 import { type Current, selectionOf } from '../runes/run-store-of.js';
-import { describeRunStatus, type RunStatusInfo } from './run-status-info.js';
 
 export interface UseRunStatusOptions {
   labels?: RunStatusLabelsInput | undefined;
@@ -48,7 +49,7 @@ export function useRunStatus(
       if (labels === undefined || labels.input !== input) {
         labels = { input, resolved: resolveRunStatusLabels(input) };
       }
-      const info = describeRunStatus(current, labels.resolved, recovers);
+      const info = runStatusInfo(current, labels.resolved, recovers);
       memo = { view: current, input, recovers, info };
       return info;
     },

@@ -1,10 +1,12 @@
 import {
   type Activity,
   activityEquals,
-  type ConnectionState,
-  type RunlightClientError,
+  connectionEquals,
+  type RunConnection,
   type RunState,
   selectActivity,
+  selectConnection,
+  selectOperation,
 } from '@runlight/client';
 import type { RunOperation } from '@runlight/protocol';
 import type { MaybeRefOrGetter, ShallowRef } from 'vue';
@@ -59,13 +61,7 @@ export function useRunOperation(
   return useStoreSelection('useRunOperation', runId, selectOperation);
 }
 
-const selectOperation = (state: RunState): RunOperation | null => state.run?.lastOperation ?? null;
-
-/** The live connection of a run and its last error. */
-export interface RunConnection {
-  readonly state: ConnectionState;
-  readonly error: RunlightClientError | null;
-}
+export type { RunConnection };
 
 /**
  * The live connection's state (`connecting`, `live`, `reconnecting`, `offline`,
@@ -79,10 +75,3 @@ export function useRunConnection(
 ): Readonly<ShallowRef<RunConnection>> {
   return useStoreSelection('useRunConnection', runId, selectConnection, connectionEquals);
 }
-
-const selectConnection = (state: RunState): RunConnection => ({
-  state: state.connection,
-  error: state.error,
-});
-const connectionEquals = (a: RunConnection, b: RunConnection) =>
-  a.state === b.state && a.error === b.error;

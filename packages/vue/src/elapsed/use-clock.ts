@@ -1,5 +1,5 @@
+import { elapsedClock } from '@runlight/client';
 import { type MaybeRefOrGetter, onMounted, type Ref, shallowRef, toValue, watch } from 'vue';
-import { elapsedClock } from './elapsed-clock';
 
 /**
  * The wall clock as a ref, ticking (on the shared clock) while `ticking` is true and the
@@ -14,11 +14,11 @@ export function useClock(ticking: MaybeRefOrGetter<boolean>): Readonly<Ref<numbe
   });
   watch([mounted, () => toValue(ticking)], ([isMounted, isTicking], _previous, onCleanup) => {
     if (!isMounted) return;
-    now.value = Date.now();
+    now.value = elapsedClock.now();
     if (!isTicking) return;
     onCleanup(
-      elapsedClock.subscribe((at) => {
-        now.value = at;
+      elapsedClock.subscribe(() => {
+        now.value = elapsedClock.now();
       }),
     );
   });

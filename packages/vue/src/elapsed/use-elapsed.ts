@@ -1,4 +1,4 @@
-import { elapsedResolutionMs, selectElapsedMs } from '@runlight/client';
+import { countdownSeconds, shownElapsedMs } from '@runlight/client';
 import { type ComputedRef, computed, type MaybeRefOrGetter, toValue } from 'vue';
 import { useStoreSelection } from '../composables/use-store-selection';
 import { useClock } from './use-clock';
@@ -33,15 +33,12 @@ export function useElapsed(
   const ticking = () => toValue(since) != null && toValue(options.until) == null;
   const now = useClock(ticking);
   return computed(() => {
-    const from = toValue(since);
-    const until = toValue(options.until);
-    if (from == null) return null;
-    if (until != null) return Math.max(0, finite(Date.parse(until) - Date.parse(from)));
-    if (now.value === null) return null;
     const clockOffsetMs = toValue(options.clockOffsetMs) ?? runOffset?.value ?? null;
-    const ms = selectElapsedMs(from, { clockOffsetMs }, now.value);
-    const step = elapsedResolutionMs(ms);
-    return Math.floor(ms / step) * step;
+    return shownElapsedMs(
+      toValue(since),
+      { until: toValue(options.until), clockOffsetMs },
+      now.value,
+    );
   });
 }
 
@@ -57,16 +54,9 @@ export function useCountdown(
   options: { clockOffsetMs?: MaybeRefOrGetter<number | null | undefined> } = {},
 ): ComputedRef<number | null> {
   const now = useClock(() => toValue(until) != null);
-  return computed(() => {
-    const at = toValue(until);
-    if (at == null || now.value === null) return null;
-    const target = Date.parse(at);
-    if (Number.isNaN(target)) return null;
-    const left = target - (now.value + (toValue(options.clockOffsetMs) ?? 0));
-    return Math.max(0, Math.ceil(left / 1000));
-  });
-}
-
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : 0;
+  return computed(() =>
+    now.value === null
+      ? null
+      : countdownSeconds(toValue(until), toValue(options.clockOffsetMs), now.value),
+  );
 }

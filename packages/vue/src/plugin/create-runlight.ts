@@ -1,12 +1,14 @@
-import { createRunlightClient, type RunlightClient, type RunStore } from '@runlight/client';
-import type { RunSnapshot } from '@runlight/protocol';
+import {
+  createRunlightClient,
+  type DehydratedRun,
+  dehydrateRun,
+  type RunlightClient,
+  type RunStore,
+  seedRunStore,
+} from '@runlight/client';
 import type { App, InjectionKey } from 'vue';
 
-/** A snapshot a server loaded, as it travels to the browser (JSON: Nuxt's payload, a script tag). */
-export interface DehydratedRun {
-  readonly snapshot: RunSnapshot;
-  readonly clockOffsetMs: number | null;
-}
+export type { DehydratedRun };
 
 /** Run snapshots by run id: what `runlight.dehydrate()` gives and `createRunlight` takes. */
 export type DehydratedRuns = Readonly<Record<string, DehydratedRun>>;
@@ -63,11 +65,8 @@ export function createRunlight(options: RunlightOptions): Runlight {
   const loaded = new Map<string, DehydratedRun>();
   const store = (runId: string): RunStore => {
     const runStore = client.run(runId);
-    const state = runStore.getState();
     const given = handed.get(runId);
-    if (given !== undefined && state.run === null && state.error === null) {
-      runStore.applySnapshot(given.snapshot, { clockOffsetMs: given.clockOffsetMs });
-    }
+    if (given !== undefined) seedRunStore(runStore, given);
     return runStore;
   };
   const runlight: Runlight = {
@@ -80,14 +79,15 @@ export function createRunlight(options: RunlightOptions): Runlight {
     async prefetch(runId) {
       const runStore = store(runId);
       if (runStore.getState().run !== null || loaded.has(runId)) return;
-      let snapshot: RunSnapshot;
       try {
-        ({ snapshot } = await client.fetchSnapshot(runId));
+        // A server's clock offset means nothing in the browser: it estimates its own.
+        const { snapshot } = await client.fetchSnapshot(runId);
+        seedRunStore(runStore, { snapshot, clockOffsetMs: null });
       } catch {
         return;
       }
-      // A server's clock offset means nothing in the browser: it estimates its own.
-      if (runStore.applySnapshot(snapshot)) loaded.set(runId, { snapshot, clockOffsetMs: null });
+      const dehydrated = dehydrateRun(runStore);
+      if (dehydrated !== null) loaded.set(runId, dehydrated);
     },
     dehydrate: () => Object.fromEntries([...handed, ...loaded]),
   };

@@ -1,30 +1,17 @@
 import {
-  describeRunStatus,
   type RetrySchedule,
-  type RunStatusDescription,
-  type RunStatusLabels,
+  type RunStatusInfo,
   type RunStatusLabelsInput,
   resolveRunStatusLabels,
   runStatusEquals,
+  runStatusInfo,
   selectRunStatus,
 } from '@runlight/client';
 import { type ComputedRef, computed, type MaybeRefOrGetter, toValue } from 'vue';
 import { useStoreSelection } from '../composables/use-store-selection';
 import { useRunlight } from '../plugin/use-runlight';
 
-export type { RetrySchedule };
-
-/**
- * A run's status in words, for the status components and headless ones: `@runlight/client`'s
- * `describeRunStatus` (the words React's `useRunStatus` gives too) with the labels and
- * `recovers` in use.
- */
-export interface RunStatusInfo extends RunStatusDescription {
-  /** The labels in use (the defaults merged with yours). */
-  readonly labels: RunStatusLabels;
-  /** Whether anything recovers a stalled run (the option, else the plugin's). */
-  readonly recovers: boolean;
-}
+export type { RetrySchedule, RunStatusInfo };
 
 export interface UseRunStatusOptions {
   /** Texts to replace (i18n); merged over `defaultRunStatusLabels`. */
@@ -50,12 +37,7 @@ export function useRunStatus(
   const provided = useRunlight('useRunStatus').recovers;
   const view = useStoreSelection('useRunStatus', runId, selectRunStatus, runStatusEquals);
   const labels = computed(() => resolveRunStatusLabels(toValue(options.labels)));
-  return computed(() => {
-    const recovers = toValue(options.recovers) ?? provided;
-    return {
-      ...describeRunStatus(view.value, labels.value, { recovers }),
-      labels: labels.value,
-      recovers,
-    };
-  });
+  return computed(() =>
+    runStatusInfo(view.value, labels.value, toValue(options.recovers) ?? provided),
+  );
 }

@@ -1,38 +1,20 @@
 'use client';
 
-import { selectRunView, useRun, useRunControls } from '@runlight/react';
+import {
+  type PendingApproval,
+  pendingApprovals,
+  selectRunView,
+  useRun,
+  useRunControls,
+} from '@runlight/react';
 import { useId, useState } from 'react';
 import { cx } from '@/lib/runlight-ui';
 
 type RunState = Parameters<typeof selectRunView>[0];
 
-/** One tool call waiting for an answer. */
-interface PendingApproval {
-  readonly approvalId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-}
-
-function pendingApprovals(state: RunState): PendingApproval[] {
-  const parts = selectRunView(state).message?.parts ?? [];
-  return parts.flatMap((part) => {
-    const tool = part as {
-      type: string;
-      state?: string;
-      input?: unknown;
-      approval?: { id: string };
-    };
-    if (!tool.type.startsWith('tool-') || tool.state !== 'approval-requested') return [];
-    if (tool.approval === undefined) return [];
-    return [
-      {
-        approvalId: tool.approval.id,
-        toolName: tool.type.slice('tool-'.length),
-        input: tool.input,
-      },
-    ];
-  });
-}
+/** The tool calls of the run's message (live parts included) that wait for an answer. */
+const selectPending = (state: RunState): PendingApproval[] =>
+  pendingApprovals(selectRunView(state).message);
 
 const sameApprovals = (a: PendingApproval[], b: PendingApproval[]) =>
   a.length === b.length && a.every((item, index) => item.approvalId === b[index]?.approvalId);
@@ -61,7 +43,7 @@ export interface ApprovalCardProps {
  * <ApprovalCard runId={runId} />
  */
 export function ApprovalCard({ runId, text, className }: ApprovalCardProps) {
-  const approvals = useRun(runId, { select: pendingApprovals, isEqual: sameApprovals });
+  const approvals = useRun(runId, { select: selectPending, isEqual: sameApprovals });
   const { answerApprovals, answering, error } = useRunControls(runId);
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const headingId = useId();

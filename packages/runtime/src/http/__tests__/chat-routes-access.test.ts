@@ -73,15 +73,25 @@ async function serve() {
 }
 
 describe('createChatRoutes under the access policy', () => {
-  it('POST without credentials is a 401: no run started, no model chosen or called', async () => {
+  it('POST without credentials is a 401 before the body is read: nothing started or chosen', async () => {
     const f = await serve();
     const response = await f.post(send('r1'));
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
     expect(f.calls()).toEqual({ run: 0, model: 0 });
     expect(await f.store.runInputs!.listChatRuns('chat-1', { limit: 20 })).toEqual([]);
+    // Asked who is asking (no run named yet); the body was never read, so no chat either.
+    expect(f.asked).toEqual([{ runId: '', action: 'start' }]);
+  });
+
+  it('POST with credentials asks about the chat itself: its id and its existing runs', async () => {
+    const f = await serve();
+    const first = (await (await f.post(send('r1'), 'ok')).json()) as { runId: string };
+    f.asked.length = 0;
+    const second = (await (await f.post(send('r2'), 'ok')).json()) as { runId: string };
     expect(f.asked).toEqual([
-      { runId: expect.stringMatching(/^chat-[0-9a-f]{40}$/), action: 'start', chatId: 'chat-1' },
+      { runId: '', action: 'start' },
+      { runId: second.runId, action: 'start', chatId: 'chat-1', chatRuns: [first.runId] },
     ]);
   });
 
@@ -96,7 +106,7 @@ describe('createChatRoutes under the access policy', () => {
     const refused = await f.get('chat-1');
     expect(refused.status).toBe(401);
     expect(await refused.text()).toBe('');
-    expect(f.asked).toEqual([{ runId, action: 'read', chatId: 'chat-1' }]);
+    expect(f.asked).toEqual([{ runId, action: 'read', chatId: 'chat-1', chatRuns: [runId] }]);
 
     const allowed = await f.get('chat-1', 'ok');
     expect(allowed.status).toBe(200);

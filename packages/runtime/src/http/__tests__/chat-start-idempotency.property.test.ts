@@ -26,6 +26,7 @@ describe('createChatStartRoute under retried and concurrent POSTs', () => {
             const runtime = createAgentRuntime({ store, owner, onLog: () => {} });
             return createChatStartRoute({
               runtime,
+              store,
               authorize: 'public',
               run: () => {
                 const model = scriptedModel([{ text: 'Hi.' }]);

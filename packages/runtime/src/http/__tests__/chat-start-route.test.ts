@@ -28,6 +28,7 @@ async function serve(answer = 'Hello there.') {
   const models: ReturnType<typeof scriptedModel>[] = [];
   const chat = createChatStartRoute({
     runtime,
+    store,
     authorize: 'public',
     run: () => {
       const model = scriptedModel([{ text: answer, firstTokenMs: 20 }]);

@@ -293,6 +293,7 @@ describe('events: heartbeat and release', () => {
     const f = await fixture({ heartbeatMs: 20 });
     await ScriptedRun.start(f, 'run-1');
     const reader = await f.events('run-1', { after: '2' });
+    expect(await reader.next()).toEqual({ kind: 'comment', text: 'open' });
     expect(await reader.next()).toEqual({ kind: 'comment', text: 'ping' });
     expect(await reader.next()).toEqual({ kind: 'comment', text: 'ping' });
     await reader.cancel();
@@ -358,6 +359,8 @@ describe('events: heartbeat timing (fake timers)', () => {
       }
     })();
 
+    await vi.advanceTimersByTimeAsync(0);
+    expect(chunks.splice(0)).toEqual([': open\n\n']); // at once, not a heartbeat
     await vi.advanceTimersByTimeAsync(14_999);
     expect(chunks).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);

@@ -149,6 +149,9 @@ describe('events over node:http (the direct path)', () => {
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => chunks.push(chunk));
       await vi.waitFor(() => expect(hub.listenerCount('run-1')).toBe(1));
+      // The opening comment went out with the headers, before anything was published.
+      await vi.waitFor(() => expect(chunks).toEqual([': open\n\n']));
+      chunks.length = 0;
       await nextTask();
       for (let i = 0; i < 20; i++) run.delta(`w${i} `);
       await vi.waitFor(() => expect(chunks.join('')).toContain('id: 2:0:20\n'));

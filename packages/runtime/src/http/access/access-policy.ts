@@ -87,9 +87,14 @@ export interface AccessGate {
    * Asks every policy that applies — the router's (when it passed one) first, then the
    * handlers' own — and answers `null` when all allow, else the refusal to send: `false` is
    * `403 forbidden`, a `Response` is sent as is, a throw is the generic `500` (the error goes to
-   * `onError`). **No policy at all is a `403`**: handlers never serve by omission.
+   * `onError`). **No policy at all is a `403`**: handlers never serve by omission. `forbidden`
+   * replaces the `403` a `false` gets (the chat read answers a refused chat as an unknown one).
    */
-  ask(input: AuthorizeInput, router: RouterAccess | undefined): Promise<Response | null>;
+  ask(
+    input: AuthorizeInput,
+    router: RouterAccess | undefined,
+    forbidden?: () => Response,
+  ): Promise<Response | null>;
   /**
    * The re-check of a stream of `runId` opened by `request`, or `undefined` when only
    * `'public'` applies (nothing to re-ask) or the interval is `0` / `Infinity` (re-checks off).
@@ -126,6 +131,7 @@ export function createAccessGate(options: {
   const ask = async (
     input: AuthorizeInput,
     router: RouterAccess | undefined,
+    forbidden?: () => Response,
   ): Promise<Response | null> => {
     const policies = policiesFor(router);
     if (policies === null) {
@@ -148,6 +154,7 @@ export function createAccessGate(options: {
       }
       if (verdict instanceof Response) return verdict;
       if (verdict !== true) {
+        if (forbidden) return forbidden();
         return jsonError(403, 'forbidden', `Not allowed to ${input.action} run ${input.runId}`);
       }
     }

@@ -6,9 +6,10 @@ import { type ChatStartRouteOptions, createChatStartRoute } from './create-chat-
  * A chat's two routes on one path: `POST` starts the run for `useChat`'s request
  * (`createChatStartRoute`), `GET ?chatId=` gives the whole conversation back
  * (`createChatReadRoute`) — what `createRunlightChatTransport({ start, chats })` calls. Both ask
- * `authorize` (required; `'public'` on purpose; `AccessPolicyError` without it): `start` for a
- * POST, `read` of the chat's latest run for a GET, before anything is read, validated further
- * or started. Pass the run router's policy: one policy for every route.
+ * `authorize` (required; `'public'` on purpose; `AccessPolicyError` without it) about the chat
+ * itself — its id and its runs (`chatId`, `chatRuns`) — before it is read, appended to or
+ * listed: `start` for a POST, `read` for a GET. Pass the run router's policy: one policy for
+ * every route.
  *
  * @example
  * // app/api/chat/route.ts (Next.js)

@@ -9,11 +9,13 @@ import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../../errors/runtime-closed-error';
 import type { AgentRuntime } from '../../runner/agent-runtime';
 import type { StartRunOptions } from '../../runner/run-options';
+import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import {
   createAccessGate,
   type RunAccessPolicy,
   requireAccessPolicy,
 } from '../access/access-policy';
+import { type CrossSiteOptions, crossSiteGuardOf } from '../access/cross-site-guard';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from '../json-error';
 import { readJsonBody } from '../routes/read-json-body';
 import { chatRunId } from './chat-run-id';
@@ -42,13 +44,25 @@ export type ChatRunOptions = Omit<StartRunOptions, 'runId' | 'messages' | 'conve
 export interface ChatStartRouteOptions {
   runtime: Pick<AgentRuntime, 'startRun'>;
   /**
-   * Who may start a chat's run: asked `start` with the run's id and the `chatId` once the
-   * envelope is valid, before the messages are validated, `run` is called or anything starts
-   * (`Authorize`: `false` → `403`, a `Response` sent as is, e.g. a `401`). Pass the run
-   * router's policy to have one for every route, or `'public'` on purpose. Required: without
-   * it the route is not built (`AccessPolicyError`).
+   * Where the chat's runs are listed (`store.runInputs`), so the policy is asked about the chat
+   * it would append to. A store that keeps no run inputs stores no chats: each is new.
+   */
+  store: Pick<AgentRuntimeStore, 'runInputs'>;
+  /**
+   * Who may start a chat's run, asked twice (`Authorize`: `false` → `403`, a `Response` sent as
+   * is, e.g. a `401`): `start` with `runId: ''` before a byte of the body is read (who is
+   * asking), then `start` with the run's id, the `chatId` and the chat's existing runs
+   * (`chatRuns`) once the envelope is valid — before the messages are validated, `run` is
+   * called or anything starts. Pass the run router's policy to have one for every route, or
+   * `'public'` on purpose. Required: without it the route is not built (`AccessPolicyError`).
    */
   authorize: RunAccessPolicy;
+  /**
+   * Refuse a send from another site (`403 cross_site`, before anything else): set it for a
+   * cookie session, as on the run router (`createRunRouter({ refuseCrossSite })`). `true`, or
+   * `{ trustedOrigins }`. Off by default.
+   */
+  refuseCrossSite?: boolean | CrossSiteOptions;
   /** The model, tools and per-run options of the chat's run (`startRun`'s options). */
   run: (input: ChatStartInput) => ChatRunOptions | Response | Promise<ChatRunOptions | Response>;
   /**
@@ -84,12 +98,18 @@ const json = (body: object, status: number) =>
  *   `createChatReadRoute` / `loadChatConversation` give the whole conversation back.
  * - The execution's `done` is always observed: no unhandled rejection.
  *
- * - **Behind `authorize`** (required, or `'public'`): asked `start` before the messages are
- *   validated, the model is chosen or a run starts.
+ * - **Behind `authorize`** (required, or `'public'`): asked `start` before the body is read,
+ *   and again about the chat (`chatId`, its runs) before the messages are validated, the model
+ *   is chosen or a run starts — a chat belongs to whoever started it.
  *
  * @example
  * // app/api/chat/route.ts (Next.js)
- * export const POST = createChatStartRoute({ runtime, authorize, run: () => ({ model, tools }) });
+ * export const POST = createChatStartRoute({
+ *   runtime,
+ *   store,
+ *   authorize,
+ *   run: () => ({ model, tools }),
+ * });
  */
 export function createChatStartRoute(
   options: ChatStartRouteOptions,
@@ -100,11 +120,20 @@ export function createChatStartRoute(
     onError: options.onError ?? (() => {}),
     where: 'createChatStartRoute',
   });
+  // A store that keeps no run inputs stores no chats: every chat is new (`chatRuns: []`).
+  const inputs = options.store.runInputs;
   const schema = chatStartBodySchema(options.maxMessages);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_CHAT_BODY_BYTES;
   const onError = options.onError ?? (() => {});
 
+  const crossSite = crossSiteGuardOf(options.refuseCrossSite);
   return async (request) => {
+    const forged = crossSite?.(request);
+    if (forged) return forged;
+    // Who is asking, before a byte of the body is read: a stranger's upload costs nothing.
+    const stranger = await gate.ask({ request, runId: '', action: 'start' }, undefined);
+    if (stranger) return stranger;
+    // Read within the limit as it streams; an aborted upload is the client's doing (no onError).
     const read = await readJsonBody(request, maxBodyBytes);
     if (!read.ok) return read.response;
     const parsed = schema.safeParse(read.value);
@@ -121,9 +150,18 @@ export function createChatStartRoute(
       return jsonError(400, 'bad_body', 'messages: not valid AI SDK UI messages');
     }
     const runId = await chatRunId({ ...body, messageId: sentId });
-    // Asked before the messages are validated, `run` picks a model or anything starts.
+    // The chat itself, with its runs: a client-chosen chat id grants nothing. Asked before the
+    // messages are validated, `run` picks a model or anything starts.
+    let chatRuns: string[];
+    try {
+      const runs = inputs ? await inputs.listChatRuns(body.chatId, { limit: 20 }) : [];
+      chatRuns = runs.map((run) => run.runId);
+    } catch (error) {
+      onError(error);
+      return jsonError(500, 'internal', INTERNAL_ERROR_MESSAGE);
+    }
     const refused = await gate.ask(
-      { request, runId, action: 'start', chatId: body.chatId },
+      { request, runId, action: 'start', chatId: body.chatId, chatRuns },
       undefined,
     );
     if (refused) return refused;

@@ -5,6 +5,7 @@ import {
 } from '../access/access-policy';
 import { AccessPolicyError } from '../access/access-policy-error';
 import { createCorsPolicy, type RunCorsOptions } from '../access/cors';
+import { type CrossSiteOptions, crossSiteGuardOf } from '../access/cross-site-guard';
 import type { MultiplexHandlers } from '../create-multiplex-handlers';
 import { checkRunId, type RunHandlers } from '../create-run-handlers';
 import { jsonError } from '../json-error';
@@ -20,6 +21,15 @@ export interface RunRouterOptions {
    * the router serves are answered and every response carries the CORS headers (cors.ts).
    */
   cors?: RunCorsOptions;
+  /**
+   * Refuse requests from other sites on the routes that change state — start, cancel,
+   * approvals (`403 cross_site`, before the policy is asked or the body read): **set it for a
+   * cookie session**, whose cookie a browser attaches to another site's `<form method=POST>`.
+   * `true`, or `{ trustedOrigins }`; the origins `cors` names are trusted too. Decided by
+   * `Sec-Fetch-Site`, else `Origin` against `Host` (`createCrossSiteGuard`). Off by default
+   * (a bearer token is never sent by another site).
+   */
+  refuseCrossSite?: boolean | CrossSiteOptions;
   /** Also mounts `GET {basePath}/run-events` and `GET {basePath}/runs?ids=` (many runs, one connection). */
   multiplex?: MultiplexHandlers;
   /**
@@ -114,6 +124,16 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
   checkEven(options);
 
   const cors = options.cors ? createCorsPolicy(options.cors) : null;
+  // A CORS origin the app named is one it trusts; `'*'` names nobody in particular.
+  const corsOrigin = options.cors?.origin;
+  const crossSite = crossSiteGuardOf(
+    options.refuseCrossSite,
+    corsOrigin === undefined || corsOrigin === '*'
+      ? undefined
+      : typeof corsOrigin === 'function'
+        ? corsOrigin
+        : (origin) => (typeof corsOrigin === 'string' ? [corsOrigin] : corsOrigin).includes(origin),
+  );
   const answer = async (request: Request): Promise<Response | null> => {
     const raw = rawPathOf(request);
     const problem = pathProblem(rawTargetOf(request));
@@ -147,6 +167,10 @@ export function createRunRouter(options: RunRouterOptions): RunRouter {
       return jsonError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
         Allow: allow.join(', '),
       });
+    }
+    if (crossSite !== null && match.route.method === 'POST') {
+      const refused = crossSite(request);
+      if (refused !== null) return refused;
     }
     let runId = '';
     if (match.encodedId !== null) {

@@ -1,5 +1,4 @@
-import { isTerminalStatus, type RunSnapshot } from '@runlight/protocol';
-import { pendingApprovalIds } from '../../runner/control/approval-answers';
+import { isTerminalStatus, pendingApprovals, type RunSnapshot } from '@runlight/protocol';
 import type { ToolApprovalAnswer } from '../../runner/run-options';
 import type { ControlRequest } from '../../store/control-requests';
 import { jsonError } from '../json-error';
@@ -13,10 +12,15 @@ export const notAwaitingApproval = (runId: string) =>
 
 const runEnded = (runId: string) => jsonError(409, 'run_ended', `Run ${runId} already ended`);
 
-/** A live lease: some process executes the run now. */
-const leased = (snapshot: RunSnapshot) => {
+/**
+ * A live lease: some process executes the run now. Compared on the clock that decides the
+ * store's leases (the database's), not this process's, which may be minutes wrong.
+ */
+const leased = async (context: RunControlContext, snapshot: RunSnapshot) => {
   const expiresAt = snapshot.run.leaseExpiresAt;
-  return expiresAt !== null && Date.parse(expiresAt) > Date.now();
+  if (expiresAt === null) return false;
+  const now = (await context.store.now?.().catch(() => undefined)) ?? new Date();
+  return Date.parse(expiresAt) > now.getTime();
 };
 
 /**
@@ -59,7 +63,7 @@ export async function recordCancel(context: RunControlContext, runId: string) {
   const refused = await record(context, { runId, requestId: 'cancel', kind: 'cancel' }, () => null);
   if (refused) return refused;
   const { cancelRun } = context.control;
-  if (cancelRun && !leased(snapshot)) {
+  if (cancelRun && !(await leased(context, snapshot))) {
     try {
       if (await context.store.controlRequests?.claim(runId, 'cancel')) cancelRun(runId);
     } catch (error) {
@@ -90,14 +94,16 @@ export async function recordApprovals(
   }
   if (isTerminalStatus(snapshot.run.status)) return runEnded(runId);
   if (snapshot.run.status !== 'running') return notAwaitingApproval(runId);
-  const pending = pendingApprovalIds(snapshot.assistant?.message);
+  const pending = new Set(
+    pendingApprovals(snapshot.assistant?.message).map((request) => request.approvalId),
+  );
   const answered = new Set(approvals.map((answer) => answer.approvalId));
   const matches =
     pending.size > 0 &&
     answered.size === pending.size &&
     [...answered].every((id) => pending.has(id));
   if (!matches) {
-    if (leased(snapshot) && pending.size === 0) {
+    if (pending.size === 0 && (await leased(context, snapshot))) {
       return jsonError(409, 'run_executing', `Run ${runId} is executing`);
     }
     return notAwaitingApproval(runId);

@@ -24,7 +24,7 @@ export type StartRun = (input: {
 }) => RunHandle | Response | Promise<RunHandle | Response>;
 
 export interface RunControlContext {
-  store: Pick<AgentRuntimeStore, 'getRun' | 'getSnapshot' | 'controlRequests'>;
+  store: Pick<AgentRuntimeStore, 'getRun' | 'getSnapshot' | 'controlRequests' | 'now'>;
   control: Partial<RunControl>;
   maxBodyBytes: number;
   /** A store or runtime failure (404 for an unknown run, else a generic 500). */

@@ -15,3 +15,11 @@ export function formatSseMessage(event: string, id: string | null, data: string)
 
 /** The heartbeat: an SSE comment, ignored by every parser, that keeps proxies from timing out. */
 export const SSE_PING = ': ping\n\n';
+
+/**
+ * The first bytes of every event stream, written the moment the response is made: a host that
+ * holds the headers until the body's first chunk (Next.js route handlers, some proxies) sends
+ * them at once, so a client reads `live` without waiting for the first event or heartbeat. A
+ * comment: every SSE reader ignores it.
+ */
+export const SSE_OPENING = ': open\n\n';

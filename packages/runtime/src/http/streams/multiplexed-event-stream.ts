@@ -3,7 +3,7 @@ import { RunNotFoundError } from '../../errors/run-not-found-error';
 import type { RunEventSource } from '../../events/event-hub';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { StreamReauthorization } from '../access/access-policy';
-import { formatSseMessage, SSE_PING } from './format-sse-message';
+import { formatSseMessage, SSE_OPENING, SSE_PING } from './format-sse-message';
 import type { RunCursor } from './run-cursor';
 import { RunEventStream } from './run-event-stream';
 
@@ -75,6 +75,8 @@ export class MultiplexedEventStream {
       {
         start: (controller) => {
           this.#controller = controller;
+          // Headers and a first byte at once, on every host (see `SSE_OPENING`).
+          controller.enqueue(encoder.encode(SSE_OPENING));
         },
         cancel: () => this.dispose(),
       },
@@ -98,6 +100,7 @@ export class MultiplexedEventStream {
       source,
       cursor,
       heartbeatMs: NO_HEARTBEAT,
+      opening: false,
       maxQueuedBytes,
       ...(maxEventBytes === undefined ? {} : { maxEventBytes }),
       exposeInternals: exposeInternals === true,

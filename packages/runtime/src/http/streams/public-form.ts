@@ -1,4 +1,4 @@
-import type { AgentRun, RunEvent, RunSnapshot } from '@runlight/protocol';
+import type { AgentRun, RunEvent, RunHandOff, RunSnapshot } from '@runlight/protocol';
 
 /**
  * The public form of what the HTTP handlers send (unless `exposeInternals: true`): no `owner`
@@ -31,10 +31,28 @@ export function holderTag(owner: string | null, token: number): string | null {
   return tag;
 }
 
+/**
+ * A planned hand-off with its owners as the holder tags a browser saw them under: the receiver
+ * is the current acquisition (`token`), the one that handed over the acquisition before it —
+ * a record holds a hand-off only until the acquisition after the receiving one.
+ */
+function publicHandOff(handOff: RunHandOff, token: number): RunHandOff {
+  const fromToken = handOff.to === undefined ? token : token - 1;
+  return {
+    from: holderTag(handOff.from, fromToken)!,
+    at: handOff.at,
+    ...(handOff.to === undefined ? {} : { to: holderTag(handOff.to, token)! }),
+  };
+}
+
 /** `run` without `fencingToken`, its owner as a holder tag. */
 export function publicRun(run: AgentRun): Omit<AgentRun, 'fencingToken'> {
-  const { fencingToken, owner, ...rest } = run;
-  return { ...rest, owner: holderTag(owner, fencingToken) };
+  const { fencingToken, owner, handOff, ...rest } = run;
+  return {
+    ...rest,
+    owner: holderTag(owner, fencingToken),
+    ...(handOff === undefined ? {} : { handOff: publicHandOff(handOff, fencingToken) }),
+  };
 }
 
 /** `snapshot` in its public form (see the module note); other fields unchanged. */
@@ -61,8 +79,12 @@ export function publicEvent<E extends RunEvent>(event: E): E {
   let stripped = publicEvents.get(event);
   if (stripped === undefined) {
     if (event.type === 'run-status') {
-      const { fencingToken, owner, ...rest } = event;
-      stripped = { ...rest, owner: holderTag(owner, fencingToken) } as unknown as RunEvent;
+      const { fencingToken, owner, handOff, ...rest } = event;
+      stripped = {
+        ...rest,
+        owner: holderTag(owner, fencingToken),
+        ...(handOff === undefined ? {} : { handOff: publicHandOff(handOff, fencingToken) }),
+      } as unknown as RunEvent;
     } else {
       const { fencingToken: _token, ...rest } = event as Extract<RunEvent, { type: 'run-delta' }>;
       stripped = rest as RunEvent;

@@ -12,6 +12,11 @@ export interface RunEventStreamOptions {
   /** Where the client stands; everything after it is sent. */
   cursor: RunCursor;
   heartbeatMs: number;
+  /**
+   * Write `SSE_OPENING` first, so every host sends the headers at once. Default `true`; `false`
+   * for a run inside a multiplexed stream (that stream opens once for all of them).
+   */
+  opening?: boolean;
   /** A client whose unread output exceeds this many bytes is dropped (it resumes by cursor). */
   maxQueuedBytes: number;
   /** The unread bytes of every stream of the handlers, capped in total (see `SseBufferBudget`). */

@@ -83,7 +83,8 @@ export class RunEventStream {
         maxQueuedBytes: options.maxQueuedBytes,
         idleTimeoutMs: options.idleTimeoutMs ?? Number.POSITIVE_INFINITY,
       }) ?? null;
-    this.#output = new SseOutput({ onCancel: () => this.dispose() });
+    const opening = options.opening !== false;
+    this.#output = new SseOutput({ onCancel: () => this.dispose(), opening });
     const windowMs = options.coalesceDeltasMs ?? 0;
     const writeNow = (bytes: Uint8Array) => this.#writeNow(bytes);
     this.#coalescer =

@@ -1,5 +1,5 @@
 import type { RunEvent } from '@runlight/protocol';
-import { formatSseMessage } from './format-sse-message';
+import { formatSseMessage, SSE_OPENING } from './format-sse-message';
 
 /**
  * Where an `SseOutput` writes when `toNodeListener` serves it: the `node:http` response itself
@@ -18,6 +18,7 @@ export interface SseNodeSink {
 const HIGH_WATER_MARK = 64 * 1024;
 
 const encoder = new TextEncoder();
+const OPENING = encoder.encode(SSE_OPENING);
 
 /** Outputs written to in this task; flushed together once it (and its microtasks) ran. */
 let dirty: SseOutput[] = [];
@@ -67,12 +68,19 @@ export class SseOutput {
   #closing = false;
   #finished: (() => void) | null = null;
 
-  constructor(options: { onCancel: () => void }) {
+  readonly #opening: boolean;
+
+  /** `opening`: write `SSE_OPENING` first (a response of its own; not a run inside a multiplexed stream). */
+  constructor(options: { onCancel: () => void; opening?: boolean }) {
     this.#onCancel = options.onCancel;
+    this.#opening = options.opening ?? false;
     this.readable = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
           this.#controller = controller;
+          // Outside the turn's batching (and not `#wroteToStream`): `toNodeListener` may still
+          // attach and writes the same bytes to the response first.
+          if (this.#opening) controller.enqueue(OPENING);
         },
         cancel: () => this.#cancelled(),
       },
@@ -152,6 +160,7 @@ export class SseOutput {
       return null;
     }
     this.#sink = sink;
+    if (this.#opening) sink.write(OPENING);
     const finished = new Promise<void>((resolve) => {
       this.#finished = resolve;
     });

@@ -86,7 +86,14 @@ describe('a crash between two appends', () => {
     const final = (await later.getSnapshot('run-1')).assistant!.message;
     const resumedFrom = closeAbandonedParts(durable.message);
     expect(final.id).toBe(durable.message.id);
-    expect(final.parts.slice(0, resumedFrom.parts.length)).toEqual(resumedFrom.parts);
+    // The dead owner's text part is continued, not followed by a part of the new owner's.
+    expect(final.parts.slice(0, -1)).toEqual(resumedFrom.parts.slice(0, -1));
+    expect(final.parts).toHaveLength(resumedFrom.parts.length);
+    expect(final.parts.at(-1)).toEqual({
+      type: 'text',
+      text: `${textOf(durable.message)}Continued.`,
+      state: 'done',
+    });
     expect(textOf(final)).toBe(`${textOf(durable.message)}Continued.`);
   });
 });

@@ -176,7 +176,7 @@ describe('provider retries', () => {
 });
 
 describe('taking over from an owner that died mid-stream', () => {
-  it('records its operation failed, closes its streaming text and finishes the run', async () => {
+  it('records its operation failed, continues its streaming text in the same part and finishes the run', async () => {
     const clock = manualClock();
     const store = createAgentRuntimeStore(createMemoryDriver(), { now: clock.now });
     await store.createRun({ runId: 'run-1' });
@@ -200,10 +200,11 @@ describe('taking over from an owner that died mid-stream', () => {
     expect(run).toMatchObject({ status: 'completed', owner: 'worker-b' });
     expect(h.operations()[0]).toMatchObject({ id: 'model-request:step-0', phase: 'failed' });
     const snapshot = await store.getSnapshot('run-1');
-    const texts = snapshot.assistant?.message.parts.filter((part) => part.type === 'text');
-    expect(texts).toEqual([
-      expect.objectContaining({ text: 'Half a sent', state: 'done' }),
-      expect.objectContaining({ text: 'A whole sentence.', state: 'done' }),
+    // Issue 45 item 6: one answer, one text part — the new owner's text continues the dead
+    // owner's (no second step-start, no second block), closed once it is written.
+    expect(snapshot.assistant?.message.parts).toEqual([
+      { type: 'step-start' },
+      { type: 'text', text: 'Half a sentA whole sentence.', state: 'done' },
     ]);
   });
 });

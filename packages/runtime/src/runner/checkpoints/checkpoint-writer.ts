@@ -58,9 +58,14 @@ export class CheckpointWriter {
   /** Checkpoints queued and not yet run to their end. */
   #writing = 0;
 
-  constructor(context: ExecutionContext, message: UIMessage, baseRevision: number) {
+  constructor(
+    context: ExecutionContext,
+    message: UIMessage,
+    baseRevision: number,
+    options: { continuesText?: boolean } = {},
+  ) {
     this.#context = context;
-    this.#assembler = new AssistantAssembler(message);
+    this.#assembler = new AssistantAssembler(message, options);
     this.#lastMessage = message;
     this.#baseRevision = baseRevision;
     this.#consolidate = message.parts.length > 0;

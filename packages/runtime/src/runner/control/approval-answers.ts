@@ -1,3 +1,4 @@
+import { pendingApprovals } from '@runlight/protocol';
 import type { UIMessage } from 'ai';
 import type { ToolApprovalAnswer } from '../run-options';
 
@@ -37,15 +38,9 @@ export class NotPausedHereError extends TypeError {
   }
 }
 
-/** The ids of the approval requests `message` still waits for. */
-export function pendingApprovalIds(message: UIMessage | undefined): Set<string> {
-  const ids = new Set<string>();
-  for (const part of message?.parts ?? []) {
-    if ('state' in part && part.state === 'approval-requested' && 'approval' in part) {
-      ids.add((part.approval as { id: string }).id);
-    }
-  }
-  return ids;
+/** The ids of the approval requests `message` still waits for (`pendingApprovals`). */
+export function pendingApprovalIds(message: UIMessage | null | undefined): Set<string> {
+  return new Set(pendingApprovals(message).map((request) => request.approvalId));
 }
 
 /** The tool parts of `message` with the user's answers applied, as the AI SDK UI does. */
@@ -57,11 +52,13 @@ export function answerApprovals(
   if (pending.size !== approvals.length) {
     throw new ApprovalRefusedError('duplicate_approval', 'An approvalId is answered twice');
   }
+  const requested = pendingApprovalIds(message);
   const parts = message.parts.map((part) => {
-    if (!('state' in part) || part.state !== 'approval-requested' || !('approval' in part)) {
-      return part;
-    }
-    const answer = pending.get(part.approval.id);
+    if (!('state' in part) || part.state !== 'approval-requested') return part;
+    // Only a request `pendingApprovals` lists can be answered (a part without an approval id
+    // is not one); its id is then a string.
+    const id: unknown = part.approval?.id;
+    const answer = typeof id === 'string' && requested.has(id) ? pending.get(id) : undefined;
     if (!answer) return part;
     pending.delete(answer.approvalId);
     const approval = { id: answer.approvalId, approved: answer.approved, reason: answer.reason };

@@ -1,6 +1,7 @@
 import {
   type AgentRun,
   isTerminalPhase,
+  pendingApprovals,
   type RunOperation,
   type UIMessage,
 } from '@runlight/protocol';
@@ -133,7 +134,7 @@ export async function takeOverRun(deps: Deps, options: TakeOverOptions): Promise
     });
     return endLost(deps, run, message, { ...acquired, result: 'ended', reason: 'max-attempts' });
   }
-  if (message !== null && awaitsApproval(message)) {
+  if (pendingApprovals(message).length > 0) {
     // The owner died between the approval checkpoint and releasing its lease: finish the pause.
     // The approval requests are whole (the SDK asks only once a call's input is complete), and
     // an answer may be recorded already; an operation it had not yet ended is recorded failed.
@@ -235,8 +236,4 @@ function notTakenReason(error: unknown): RecoveryOutcome['reason'] | null {
     if (error.rule === 'run-not-leased') return 'not-leased';
   }
   return null;
-}
-
-function awaitsApproval(message: UIMessage): boolean {
-  return message.parts.some((part) => 'state' in part && part.state === 'approval-requested');
 }

@@ -1,4 +1,9 @@
-import { type AgentRun, isTerminalPhase, isTerminalStatus } from '@runlight/protocol';
+import {
+  type AgentRun,
+  isTerminalPhase,
+  isTerminalStatus,
+  pendingApprovals,
+} from '@runlight/protocol';
 import { FencingError } from '../../errors/fencing-error';
 import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
@@ -31,9 +36,7 @@ export async function endExecution(
   await context.owned.settled();
   if (stop.lost) return lostRun(context);
 
-  const awaitingApproval =
-    !stop.stopped() &&
-    writer.lastMessage.parts.some((part) => 'state' in part && part.state === 'approval-requested');
+  const awaitingApproval = !stop.stopped() && pendingApprovals(writer.lastMessage).length > 0;
   const current = recorder.current;
   if (current && !isTerminalPhase(current.phase) && !stop.writesBroken) {
     if (!stop.aborted()) stop.fail('internal', current.id);

@@ -31,6 +31,7 @@ export function publishingStore(
     getSnapshot: (runId) => store.getSnapshot(runId),
     readEvents: (runId, options) => store.readEvents(runId, options),
     findExpiredRuns: (query) => store.findExpiredRuns(query),
+    ...(store.now ? { now: store.now.bind(store) } : {}),
     async createRun(input) {
       const run = await store.createRun(input);
       publish(statusEvent(run, 'created'), run);

@@ -269,6 +269,7 @@ export function resilientStore(
     getSnapshot: (runId) => read(runId, () => store.getSnapshot(runId)),
     readEvents: (runId, options) => read(runId, () => store.readEvents(runId, options)),
     findExpiredRuns: (query) => publishing.findExpiredRuns(query),
+    ...(publishing.now ? { now: publishing.now.bind(publishing) } : {}),
     // A takeover is the recovery pass's: its own conditions decide, it is not retried here.
     takeOverRun: (runId, input) => publishing.takeOverRun(runId, input),
     appendAssistant(runId, guard, append) {

@@ -8,7 +8,7 @@ const yes = { approvalId: 'approval-1', approved: true };
 
 function requests() {
   const driver = createMemoryDriver();
-  const controlRequests = controlRequestsOf(driver, () => T0);
+  const controlRequests = controlRequestsOf(driver, async () => T0);
   if (!controlRequests) throw new Error('the memory driver stores control requests');
   return { driver, controlRequests };
 }

@@ -56,6 +56,16 @@ export interface AgentRuntimeDriver {
    */
   findExpiredRuns(query: { now: string; limit: number }): Promise<unknown[]>;
   /**
+   * Optional: the current time of the storage's own clock (an ISO timestamp), for a storage that
+   * several processes share and that has one — a database server's. The store then takes every
+   * time it writes (`at`, lease expiries) and every expiry it decides (`takeOverRun`,
+   * `findExpiredRuns`) from this clock instead of the process's, so a process whose wall clock
+   * is wrong can neither take a live run nor lose its own. Called before every mutation: answer
+   * from memory (the last reading carried forward by a monotonic clock) rather than with a round
+   * trip each time. Without it the store uses the process's clock (right for one process).
+   */
+  now?(): Promise<string>;
+  /**
    * Optional capability: durable control requests (a cancel, approval answers) sent to any
    * process for a run another may execute. Atomically stores `request` under
    * `(runId, request.requestId)` unless one is stored there already: `true` when stored,

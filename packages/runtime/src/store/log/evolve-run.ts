@@ -58,6 +58,9 @@ export function evolveRun(record: StoredRun | null, event: DurableRunEvent): Sto
       run.owner = event.owner;
       run.fencingToken = event.fencingToken;
       run.failure = event.failure;
+      // The event names the hand-off the record holds after it (see `statusChange`).
+      if (event.handOff === undefined) delete run.handOff;
+      else run.handOff = { ...event.handOff };
       if (event.change === 'created') {
         throw new EventSequenceError(event.revision, 'a run is created once, by its first event');
       }

@@ -92,7 +92,7 @@ export function checkRunning(record: StoredRun): void {
 export function statusChange(
   head: Head,
   change: RunStatusChange,
-  run: Pick<AgentRun, 'status' | 'owner' | 'fencingToken' | 'failure' | 'trace'>,
+  run: Pick<AgentRun, 'status' | 'owner' | 'fencingToken' | 'failure' | 'trace' | 'handOff'>,
 ): DurableRunEvent {
   return {
     type: 'run-status',
@@ -104,5 +104,8 @@ export function statusChange(
     failure: run.failure,
     // The trace is a fact of the run's creation: only its `created` event carries it.
     ...(change === 'created' && run.trace ? { trace: run.trace } : {}),
+    // The planned hand-off rides on every status change while the record holds it, so that
+    // `evolveRun` (and a client merging events) takes it from the event alone.
+    ...(run.handOff ? { handOff: { ...run.handOff } } : {}),
   };
 }

@@ -119,8 +119,20 @@ export function reduceAcquireRun(
     owner: input.owner,
     fencingToken: run.fencingToken + 1,
     failure: run.failure,
+    ...receivedHandOff(record, input.owner),
   });
   return decided(record, event);
+}
+
+/**
+ * The hand-off an acquisition receives: the one the handed-off lease it replaces names, now
+ * with its receiver. Any other acquisition (a resume, a crash's takeover, a later one) ends
+ * the record of an earlier hand-off.
+ */
+function receivedHandOff(record: StoredRun, owner: string): Pick<AgentRun, 'handOff'> {
+  const handOff = record.run.handOff;
+  if (handOff === undefined || handOff.to !== undefined || !record.lease?.handedOff) return {};
+  return { handOff: { ...handOff, to: owner } };
 }
 
 /**
@@ -159,7 +171,9 @@ export function reduceHandOffLease(record: StoredRun, guard: OwnerGuard, now: Da
   checkGuard(record, guard);
   checkRunning(record);
   const head = { ...headOf(record, now), leaseExpiresAt: iso(now) };
-  return decided(record, statusChange(head, 'lease-handed-off', record.run));
+  // Who handed over, and when; to whom is known once another owner acquires the run.
+  const handOff = { from: guard.owner, at: head.at };
+  return decided(record, statusChange(head, 'lease-handed-off', { ...record.run, handOff }));
 }
 
 /**
@@ -269,6 +283,7 @@ export function reduceCommitTerminal(
     owner: run.owner,
     fencingToken: run.fencingToken,
     failure: terminal.status === 'failed' ? { ...terminal.failure } : null,
+    ...(run.handOff ? { handOff: run.handOff } : {}),
   });
   return decided(record, event);
 }

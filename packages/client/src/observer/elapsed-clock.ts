@@ -1,17 +1,22 @@
-/** How often a ticking elapsed time is re-read; renders happen only when its shown value changes. */
+/** How often a ticking time is re-read; a view changes only when its shown value does. */
 export const TICK_MS = 100;
 
 /**
- * One shared wall clock for every ticking elapsed time: a single interval runs while any
- * component shows a running time and stops after the last one unmounts. `now()` is stable
- * between ticks, as `useSyncExternalStore` requires of a snapshot.
+ * One shared wall clock for every ticking time on the page (elapsed times, retry countdowns),
+ * whatever binding shows them: a single interval runs while anything listens and stops after
+ * the last listener leaves. `now()` is stable between ticks, as `useSyncExternalStore` and
+ * memoised getters require of a snapshot.
+ *
+ * @example
+ * const stop = elapsedClock.subscribe(() => render(formatElapsed(shownElapsedMs(since, {}, elapsedClock.now()))));
  */
-class ElapsedClock {
+export class ElapsedClock {
   #now = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #readFresh = false;
   readonly #listeners = new Set<() => void>();
 
+  /** The wall clock in ms: the last tick's while ticking, else read once per task. */
   now = (): number => {
     // Idle: read the wall clock, but once per task, so that two reads in one render agree.
     if (this.#timer === undefined && !this.#readFresh) {
@@ -24,6 +29,7 @@ class ElapsedClock {
     return this.#now;
   };
 
+  /** Calls `listener` every `TICK_MS` while subscribed; the first listener starts the interval. */
   subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener);
     if (this.#timer === undefined) {
@@ -43,4 +49,5 @@ class ElapsedClock {
   };
 }
 
+/** The page's one clock, shared by every binding. */
 export const elapsedClock = new ElapsedClock();

@@ -1,0 +1,2 @@
+export type { RunlightAgentConfig } from './runlight-agent';
+export { RunlightAgent } from './runlight-agent';
