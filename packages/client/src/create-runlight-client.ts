@@ -216,6 +216,16 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     return store;
   };
   clientHooks.set(run, hooks);
+  /** Shows a control request to the devtools' inspection, when there is one. */
+  const sent = <T>(
+    runId: string,
+    kind: 'cancel' | 'approvals',
+    answer: Promise<T>,
+    approvals?: unknown,
+  ): Promise<T> => {
+    hooks.sent?.(runId, kind, answer, approvals);
+    return answer;
+  };
   return {
     run,
     requests: { baseUrl, fetch, requestInit },
@@ -225,9 +235,15 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     },
     fetchSnapshot,
     // Followed by the run's store: unanswered, its connection reads `waiting`, not `live`.
-    cancel: (runId) => run(runId).track(postRunControl(controls, runId, 'cancel', {})),
+    cancel: (runId) =>
+      sent(runId, 'cancel', run(runId).track(postRunControl(controls, runId, 'cancel', {}))),
     answerApprovals: (runId, approvals) =>
-      run(runId).track(postApprovals(controls, runId, approvals)),
+      sent(
+        runId,
+        'approvals',
+        run(runId).track(postApprovals(controls, runId, approvals)),
+        approvals,
+      ),
     setSnapshotLoader(loader) {
       const previous = context.loadSnapshot;
       context.loadSnapshot = loader;

@@ -1,6 +1,6 @@
 import { type ApprovalAnswer, RunIdSchema, safeParseApprovalsBody } from '@runlight/protocol';
 import { httpErrorKind } from './connection/fetch-snapshot';
-import { withRequestTimeout } from './connection/with-request-timeout';
+import { withRequestTimeout } from './connection/reach/with-request-timeout';
 import { RunlightClientError } from './errors/runlight-client-error';
 
 /** One answer to a tool approval request (`POST …/runs/:id/approvals`). */

@@ -1,7 +1,7 @@
 import type { DurableRunEvent, RunSnapshot } from '@runlight/protocol';
 import { validateSnapshot } from './connection/fetch-snapshot';
+import { withRequestTimeout } from './connection/reach/with-request-timeout';
 import { RunConnection } from './connection/run-connection';
-import { withRequestTimeout } from './connection/with-request-timeout';
 import { RunlightClientError } from './errors/runlight-client-error';
 import { mergeSnapshot } from './merge/merge-snapshot';
 import { initialRunState, type RunState } from './merge/run-state';

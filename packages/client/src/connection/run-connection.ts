@@ -4,10 +4,11 @@ import { RunlightClientError } from '../errors/runlight-client-error';
 import type { ConnectionState } from '../merge/run-state';
 import { applyStreamBatch } from './apply-stream-batch';
 import { BoundedSseParser } from './bounded-sse-parser';
-import { ConnectionStatus } from './connection-status';
 import { cursorOf } from './cursor';
 import { applyInOrder, DropsAtCursor, followEventRef } from './follow-event-ref';
 import { openEventStream } from './open-event-stream';
+import { ConnectionStatus } from './reach/connection-status';
+import { isNotFound, isUnauthorized, notReached } from './reach/failure-kind';
 import { backoffDelay, pauseFor } from './reconnect-timing';
 import type { RunStoreHost } from './run-store-host';
 
@@ -383,21 +384,4 @@ export class RunConnection {
   #setConnection(connection: ConnectionState): void {
     this.#status.set(connection);
   }
-}
-
-function isUnauthorized(error: unknown): boolean {
-  return RunlightClientError.isInstance(error) && error.kind === 'unauthorized';
-}
-
-function isNotFound(error: unknown): boolean {
-  return RunlightClientError.isInstance(error) && error.kind === 'run-not-found';
-}
-
-/** A failure that says nothing came back from the server: the network, a timeout, a gateway. */
-function notReached(error: unknown): boolean {
-  if (!RunlightClientError.isInstance(error)) return true;
-  if (error.kind === 'network' || error.kind === 'timeout') return true;
-  return (
-    error.kind === 'http' && (error.status === 502 || error.status === 503 || error.status === 504)
-  );
 }

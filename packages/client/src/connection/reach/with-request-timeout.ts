@@ -1,4 +1,4 @@
-import { RunlightClientError } from '../errors/runlight-client-error';
+import { RunlightClientError } from '../../errors/runlight-client-error';
 
 /**
  * Runs a request with a deadline: after `timeoutMs` with no answer its signal aborts and the

@@ -1,5 +1,5 @@
-import type { ConnectionState } from '../merge/run-state';
-import type { RunStoreHost } from './run-store-host';
+import type { ConnectionState } from '../../merge/run-state';
+import type { RunStoreHost } from '../run-store-host';
 
 /**
  * The connection state a store shows: the connection loop's own state (`set`) with what the
