@@ -67,6 +67,12 @@ describe('eventsBetween: the events from one view to the next', () => {
         [EventType.TEXT_MESSAGE_END, undefined],
       ],
     ],
+    [
+      'a closed text streams again, nothing new yet: re-opened',
+      [step(0), text('Hel', false)],
+      [step(0), text('Hel')],
+      [[EventType.TEXT_MESSAGE_START, undefined]],
+    ],
     ['nothing changed: nothing sent', [step(0), text('Hello')], [step(0), text('Hello')], []],
     [
       'a new step closes the previous one',
