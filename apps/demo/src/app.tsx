@@ -34,6 +34,7 @@ function clientSession(runId: string | null, generation: number) {
     baseUrl: '/api',
     fetch: wireLog.fetch,
     notFoundRetryMs: 0,
+    unknownRunRetryMs: 0,
   });
   return { runId, client, wireLog, generation };
 }

@@ -38,12 +38,19 @@ export interface RunlightClientOptions {
   /** `fetch`'s `credentials` for every request, e.g. `'include'` for a cookie session across origins. */
   credentials?: RequestCredentials;
   /**
-   * A 404 within this many ms of a store's first connect is retried with backoff (a run whose
-   * id the app was just given may not be visible yet); later, it closes the connection
-   * (`retry()` reopens it). Meanwhile `selectActivity` says `not-created` (a distinct, labelled
-   * state: "Waiting for the run to start"). Default 30 000 ms.
+   * For a run this client started (`client.run(runId, { started: true })`): a 404 within this
+   * many ms of its store's first connect is retried with backoff (a run just created may not be
+   * visible yet on every replica); later, it closes the connection (`retry()` reopens it).
+   * Meanwhile `selectActivity` says `not-created` ("Waiting for the run to start").
+   * Default 30 000 ms.
    */
   notFoundRetryMs?: number;
+  /**
+   * For any other run (an old link, a typo, a run of a restarted memory store): a 404 is
+   * retried for this many ms, then the run "does not exist" — said within about this long plus
+   * one round trip. Default 1 000 ms.
+   */
+  unknownRunRetryMs?: number;
   /** What the client accepts from its server's stream (see `StreamLimits`). */
   limits?: Partial<StreamLimits>;
   reconnect?: Partial<ReconnectOptions>;
@@ -57,10 +64,31 @@ export interface RunlightClientOptions {
    */
   loadSnapshot?: SnapshotLoader;
   /**
-   * Consecutive failed attempts after which the connection reports `offline` (it keeps
-   * retrying). A browser with `navigator.onLine === false` reports `offline` at once. Default 3.
+   * Consecutive failed attempts after which the connection reports `unreachable` ("Cannot reach
+   * the server"; it keeps retrying). Default 3. A browser with `navigator.onLine === false`
+   * reports `offline` instead.
    */
+  unreachableAfterAttempts?: number;
+  /** @deprecated The former name of `unreachableAfterAttempts` (the state was `offline`). */
   offlineAfterAttempts?: number;
+  /**
+   * Attempts that could not reach the server (network errors, timeouts, 502 / 503 / 504) for
+   * this long in a row make the connection `unreachable`; a failed snapshot load does at once.
+   * The next answer ends it. Default 3 000 ms.
+   */
+  unreachableAfterMs?: number;
+  /**
+   * A request of this client (a snapshot load, the event stream, a cancel, an answer) that the
+   * browser has not answered for this long makes the connection `waiting` ("waiting for a
+   * connection") until it is answered — it is never `live` meanwhile. Default 1 000 ms.
+   */
+  waitingAfterMs?: number;
+  /**
+   * Snapshot loads and control requests with no answer in this long fail with a `timeout`
+   * error (a load is retried with backoff; a control request's result says so). The event
+   * stream has none: it waits for its answer (`waiting`). Default 15 000 ms.
+   */
+  requestTimeoutMs?: number;
   /**
    * A live connection that receives nothing — not even the server's `: ping` heartbeat (every
    * 15 s by default) — for this long is treated as dead and reconnected. Default 45 000 ms.
@@ -69,8 +97,17 @@ export interface RunlightClientOptions {
 }
 
 export interface RunlightClient {
-  /** The store of `runId`; one per id, cached for the client's lifetime. */
-  run(runId: string): RunStore;
+  /**
+   * The store of `runId`; one per id, cached for the client's lifetime. Pass
+   * `{ started: true }` when this page just started the run (it got the id from its start
+   * request): its store then waits up to `notFoundRetryMs` for the run to appear, while a run
+   * the client did not start "does not exist" after `unknownRunRetryMs`.
+   *
+   * @example
+   * const { runId } = await (await fetch('/api/runs', { method: 'POST' })).json();
+   * client.run(runId, { started: true });
+   */
+  run(runId: string, options?: { started?: boolean }): RunStore;
   /**
    * Where this client's requests go, with what (its `baseUrl`, `fetch` and headers): what a
    * reader built on the client — e.g. `runHistoryOf(client, runId)` — sends its own with.
@@ -90,7 +127,9 @@ export interface RunlightClient {
    * Cancels the run: `POST {baseUrl}/runs/:id/cancel` with the client's headers and
    * credentials; resolves once the server accepted it (`202`). The run's end arrives on its
    * store like any event. Throws `RunlightClientError` (`unauthorized`, `run-not-found`,
-   * `http` with the server's `code`, `network`).
+   * `http` with the server's `code`, `network`, `timeout`). Unanswered past `waitingAfterMs`,
+   * the run's connection reads `waiting`. A binding's controls resolve to a result instead
+   * (`settleRunControl`).
    */
   cancel(runId: string): Promise<void>;
   /**
@@ -130,6 +169,7 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       : transport;
   const now = options.now ?? Date.now;
   const { headers, credentials } = options;
+  const startedRuns = new Set<string>();
   const requestInit = async (): Promise<RequestInit> => ({
     headers: typeof headers === 'function' ? await headers() : (headers ?? {}),
     ...(credentials === undefined ? {} : { credentials }),
@@ -141,6 +181,8 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     fetch,
     requestInit,
     notFoundRetryMs: options.notFoundRetryMs ?? 30_000,
+    unknownRunRetryMs: options.unknownRunRetryMs ?? 1_000,
+    startedRuns,
     limits: {
       maxEventBytes: options.limits?.maxEventBytes ?? 16 * 1024 * 1024,
       maxHeldEvents: options.limits?.maxHeldEvents ?? 1_000,
@@ -153,14 +195,18 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       maxDelayMs: options.reconnect?.maxDelayMs ?? 15_000,
     },
     random: options.random ?? Math.random,
-    offlineAfterAttempts: options.offlineAfterAttempts ?? 3,
+    unreachableAfterAttempts: options.unreachableAfterAttempts ?? options.offlineAfterAttempts ?? 3,
+    unreachableAfterMs: options.unreachableAfterMs ?? 3_000,
+    waitingAfterMs: options.waitingAfterMs ?? 1_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
     stallTimeoutMs: options.stallTimeoutMs ?? 45_000,
   };
-  const controls = { baseUrl, fetch, requestInit };
+  const controls = { baseUrl, fetch, requestInit, requestTimeoutMs: context.requestTimeoutMs };
   const stores = new Map<string, RunStore>();
   const retryListeners = new Set<() => void>();
   const hooks: ClientHooks = { stores, now };
-  const run = (runId: string): RunStore => {
+  const run = (runId: string, runOptions?: { started?: boolean }): RunStore => {
+    if (runOptions?.started === true) startedRuns.add(runId);
     let store = stores.get(runId);
     if (store === undefined) {
       store = new RunStore(runId, context);
@@ -188,9 +234,16 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       return () => retryListeners.delete(listener);
     },
     fetchSnapshot,
-    cancel: (runId) => sent(runId, 'cancel', postRunControl(controls, runId, 'cancel', {})),
+    // Followed by the run's store: unanswered, its connection reads `waiting`, not `live`.
+    cancel: (runId) =>
+      sent(runId, 'cancel', run(runId).track(postRunControl(controls, runId, 'cancel', {}))),
     answerApprovals: (runId, approvals) =>
-      sent(runId, 'approvals', postApprovals(controls, runId, approvals), approvals),
+      sent(
+        runId,
+        'approvals',
+        run(runId).track(postApprovals(controls, runId, approvals)),
+        approvals,
+      ),
     setSnapshotLoader(loader) {
       const previous = context.loadSnapshot;
       context.loadSnapshot = loader;

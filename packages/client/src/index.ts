@@ -79,7 +79,7 @@ export { describeRunStatus } from './status/describe-run-status';
 export type { RunLoadFailure } from './status/load-failure-of';
 export { loadFailureOf } from './status/load-failure-of';
 export { runlightStatusCss } from './status/run-status-css';
-export type { RunStatusView } from './status/select-run-status';
+export type { ConnectionIssue, RunStatusView } from './status/select-run-status';
 export { runStatusEquals, selectRunStatus } from './status/select-run-status';
 export type { TabChannel, TabEnvironment, TabLocks } from './tabs/tab-environment';
 export { defaultTabEnvironment } from './tabs/tab-environment';

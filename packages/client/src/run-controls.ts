@@ -1,5 +1,6 @@
 import { type ApprovalAnswer, RunIdSchema, safeParseApprovalsBody } from '@runlight/protocol';
 import { httpErrorKind } from './connection/fetch-snapshot';
+import { withRequestTimeout } from './connection/reach/with-request-timeout';
 import { RunlightClientError } from './errors/runlight-client-error';
 
 /** One answer to a tool approval request (`POST …/runs/:id/approvals`). */
@@ -9,6 +10,8 @@ export interface RunControlsContext {
   baseUrl: string;
   fetch: typeof globalThis.fetch;
   requestInit: () => Promise<RequestInit>;
+  /** No answer in this long (ms): the request is aborted and fails with `timeout`. */
+  requestTimeoutMs: number;
 }
 
 /**
@@ -48,8 +51,9 @@ async function codeOf(response: Response): Promise<string | undefined> {
 /**
  * `POST {baseUrl}/runs/:id/{action}` with the client's headers and credentials; resolves on
  * `202`. Throws `RunlightClientError`: `invalid-request` (checked before sending), `network`,
- * `unauthorized` (401/403), `run-not-found` (404), `http` (any other status; `code` holds the
- * server's error code, e.g. `not_awaiting_approval`).
+ * `timeout` (no answer in `requestTimeoutMs`: it may still have been recorded), `unauthorized`
+ * (401/403), `run-not-found` (404), `http` (any other status; `code` holds the server's error
+ * code, e.g. `not_awaiting_approval`).
  */
 export async function postRunControl(
   context: RunControlsContext,
@@ -68,21 +72,31 @@ export async function postRunControl(
   headers.set('content-type', 'application/json');
   headers.set('accept', 'application/json');
   let response: Response;
+  let code: string | undefined;
   try {
-    response = await context.fetch(url, {
-      ...init,
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-    });
+    // The deadline covers the answer and its small error body, not just the headers.
+    [response, code] = await withRequestTimeout(
+      async (signal) => {
+        const answer = await context.fetch(url, {
+          ...init,
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal,
+        });
+        if (answer.ok) {
+          await answer.body?.cancel().catch(() => {});
+          return [answer, undefined] as const;
+        }
+        return [answer, await codeOf(answer)] as const;
+      },
+      { timeoutMs: context.requestTimeoutMs, what: `POST ${action} of run ${runId}` },
+    );
   } catch (cause) {
+    if (RunlightClientError.isInstance(cause)) throw cause;
     throw new RunlightClientError('network', `POST ${action} of run ${runId} failed`, { cause });
   }
-  if (response.ok) {
-    await response.body?.cancel().catch(() => {});
-    return;
-  }
-  const code = await codeOf(response);
+  if (response.ok) return;
   throw new RunlightClientError(
     httpErrorKind(response.status),
     `POST ${action} of run ${runId} answered HTTP ${response.status}${code ? ` (${code})` : ''}`,

@@ -32,11 +32,21 @@ export interface RunStoreContext {
   random: () => number;
   /** Wall clock in ms (clock-offset estimate, the not-found window, reload spacing). */
   now: () => number;
-  /** Consecutive failed attempts after which the store reports `offline`. */
-  offlineAfterAttempts: number;
+  /** Consecutive failed attempts after which the store reports `unreachable`. */
+  unreachableAfterAttempts: number;
+  /** Attempts unanswered this long in a row (ms) make the store report `unreachable`. */
+  unreachableAfterMs: number;
+  /** A request of this client unanswered this long (ms) shows the connection `waiting`. */
+  waitingAfterMs: number;
+  /** Snapshot loads and control requests with no answer in this long (ms) fail: `timeout`. */
+  requestTimeoutMs: number;
+  /** Runs this client started (`client.run(id, { started: true })`): they get `notFoundRetryMs`. */
+  startedRuns: ReadonlySet<string>;
+  /** A 404 for a run this client did not start is retried this long (ms), then final. */
+  unknownRunRetryMs: number;
   /** A connection that receives nothing (not even a heartbeat) this long is dropped and retried. */
   stallTimeoutMs: number;
-  /** A 404 this soon after the store first connected is retried (a run just created). */
+  /** A 404 this soon after the store first connected to a run it started is retried. */
   notFoundRetryMs: number;
   limits: StreamLimits;
 }

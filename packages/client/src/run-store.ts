@@ -1,5 +1,6 @@
 import type { DurableRunEvent, RunSnapshot } from '@runlight/protocol';
 import { validateSnapshot } from './connection/fetch-snapshot';
+import { withRequestTimeout } from './connection/reach/with-request-timeout';
 import { RunConnection } from './connection/run-connection';
 import { RunlightClientError } from './errors/runlight-client-error';
 import { mergeSnapshot } from './merge/merge-snapshot';
@@ -143,6 +144,19 @@ export class RunStore {
     this.#connection.retry();
   }
 
+  /**
+   * Follows a request of this client for this run — the client's `cancel` and
+   * `answerApprovals` pass theirs here: while the browser has not answered it for
+   * `waitingAfterMs`, the connection reads `waiting` ("waiting for a connection"), never `live`.
+   * Resolves and rejects as `request` does.
+   *
+   * @example
+   * await store.track(fetch(`/api/runs/${store.runId}/cancel`, { method: 'POST' }));
+   */
+  track<T>(request: Promise<T>): Promise<T> {
+    return this.#connection.track(request);
+  }
+
   /** Loads the snapshot now (through the host's `loadSnapshot`); resolves when merged. */
   async reload(): Promise<void> {
     await this.#load(undefined);
@@ -172,7 +186,18 @@ export class RunStore {
     if (this.#isLoading()) return this.#loading!.promise;
     const run = async (): Promise<RunlightClientError | null> => {
       try {
-        const loaded = await this.#context.loadSnapshot(this.runId, signal ? { signal } : {});
+        // Bounded (`requestTimeoutMs`) and followed (`waiting`): a load queued behind the
+        // browser's connection limit neither hangs silently nor reads as `live`.
+        const loaded = await this.#connection.track(
+          withRequestTimeout(
+            (bounded) => this.#context.loadSnapshot(this.runId, { signal: bounded }),
+            {
+              timeoutMs: this.#context.requestTimeoutMs,
+              what: `Loading the snapshot of run ${this.runId}`,
+              signal,
+            },
+          ),
+        );
         if (signal?.aborted) return null;
         const valid = this.applySnapshot(loaded.snapshot, {
           clockOffsetMs: loaded.clockOffsetMs ?? null,

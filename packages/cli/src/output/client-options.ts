@@ -14,6 +14,8 @@ export function clientOptions(options: CommandOptions, io: CliIo): RunlightClien
     baseUrl: options.baseUrl,
     headers: options.headers.map(([name, value]) => [name, value]),
     notFoundRetryMs: options.waitMs,
+    // The CLI watches runs it did not start: `--wait` is its grace for every one of them.
+    unknownRunRetryMs: options.waitMs,
     reconnect: { initialDelayMs: 250, maxDelayMs: 5_000 },
     fetch: sameOriginFetch(inner, (from, to) => {
       if (said.has(to)) return;

@@ -17,7 +17,7 @@ export function unreadable(
   state: RunState,
   outOfContactMs: number,
   waitMs: number,
-): RunLoadFailure | null {
+): Exclude<RunLoadFailure, 'unreachable'> | null {
   const status = state.error?.status;
   // A refusal inside a batch of snapshots (`runs`) arrives as `http` with the status.
   if (state.connection === 'unauthorized' || status === 401 || status === 403) {
@@ -25,8 +25,11 @@ export function unreadable(
   }
   if (state.run === null) {
     const failure = loadFailureOf(selectRunStatus(state));
-    // Closed with nothing loaded: the client will not try again by itself.
-    if (failure !== null && state.connection === 'closed') return failure;
+    // Closed with nothing loaded: the client will not try again by itself. (A server it
+    // cannot reach is never closed: `--wait` bounds it below, as `unavailable`.)
+    if (failure !== null && failure !== 'unreachable' && state.connection === 'closed') {
+      return failure;
+    }
   }
   // A failed attempt counts from `--wait`; a request still unanswered gets its answer's grace.
   const failed = state.error !== null && state.error.kind !== 'run-not-found';

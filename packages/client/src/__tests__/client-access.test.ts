@@ -6,9 +6,13 @@ import { FakeServer, fakeClient, startedRun, waitFor } from './fake-server';
 
 const base = startedRun;
 
-function setup(server: FakeServer, options: Partial<RunlightClientOptions> = {}) {
+function setup(
+  server: FakeServer,
+  options: Partial<RunlightClientOptions> = {},
+  run: { started?: boolean } = {},
+) {
   const client = fakeClient(server, options);
-  const store = client.run('run-1');
+  const store = client.run('run-1', run);
   const connections: ConnectionState[] = [];
   const unsubscribe = store.subscribe(() => {
     const { connection } = store.getState();
@@ -80,6 +84,9 @@ describe('credentials', () => {
   });
 });
 
+/** The page started this run (it got the id from its start request): the long grace applies. */
+const STARTED = { started: true };
+
 describe('a run the client was just given', () => {
   it('retries a 404 within notFoundRetryMs (the run is created on a later tick) and goes live', async () => {
     const server = new FakeServer(base());
@@ -88,7 +95,7 @@ describe('a run the client was just given', () => {
       notYet-- > 0
         ? Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 })
         : Response.json(server.snapshot);
-    const { store, unsubscribe } = setup(server);
+    const { store, unsubscribe } = setup(server, {}, STARTED);
     await waitFor(() => expect(store.getState().connection).toBe('live'));
     expect(server.snapshotLoads).toBe(4);
     unsubscribe();
@@ -99,7 +106,7 @@ describe('a run the client was just given', () => {
     server.snapshotAnswer = () =>
       Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
     // The default window (30 s) is far from over.
-    const { store, unsubscribe } = setup(server);
+    const { store, unsubscribe } = setup(server, {}, STARTED);
     await waitFor(() => expect(server.snapshotLoads).toBeGreaterThanOrEqual(2));
     expect(store.getState().error?.kind).toBe('run-not-found');
     expect(store.getState().connection).not.toBe('closed');
@@ -107,17 +114,20 @@ describe('a run the client was just given', () => {
     unsubscribe();
   });
 
-  it('waiting for a run not created yet never reads offline: the server answered every time', async () => {
+  it('waiting for a run not created yet never reads offline or unreachable: the server answered every time', async () => {
     const server = new FakeServer(base());
     server.snapshotAnswer = () =>
       Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
-    const { store, connections, unsubscribe } = setup(server, {
-      reconnect: { initialDelayMs: 1, maxDelayMs: 2 },
-    });
-    // Well past `offlineAfterAttempts` (3) answers, inside the window.
+    const { store, connections, unsubscribe } = setup(
+      server,
+      { reconnect: { initialDelayMs: 1, maxDelayMs: 2 } },
+      STARTED,
+    );
+    // Well past `unreachableAfterAttempts` (3) answers, inside the window.
     await waitFor(() => expect(server.snapshotLoads).toBeGreaterThanOrEqual(6));
     expect(selectActivity(store.getState()).kind).toBe('not-created');
     expect(connections).not.toContain('offline');
+    expect(connections).not.toContain('unreachable');
     unsubscribe();
   });
 
@@ -128,7 +138,11 @@ describe('a run the client was just given', () => {
       clock += 1_000;
       return Response.json({ error: { code: 'run_not_found', message: 'no' } }, { status: 404 });
     };
-    const { store, unsubscribe } = setup(server, { notFoundRetryMs: 2_500, now: () => clock });
+    const { store, unsubscribe } = setup(
+      server,
+      { notFoundRetryMs: 2_500, now: () => clock },
+      STARTED,
+    );
     await waitFor(() => expect(store.getState().connection).toBe('closed'));
     expect(store.getState().error?.kind).toBe('run-not-found');
     // Past the window it gives up: loading with the error ("could not be loaded").

@@ -206,7 +206,7 @@ describe('RunStore', () => {
     const client = createRunlightClient({
       baseUrl: 'http://x',
       fetch: server.fetch,
-      notFoundRetryMs: 0,
+      unknownRunRetryMs: 0,
     });
     const store = client.run('run-1');
     const unsubscribe = store.subscribe(() => {});
@@ -217,7 +217,7 @@ describe('RunStore', () => {
   });
 
   it('stops retrying a run that does not exist once the just-created window passed', async () => {
-    const { server, store, unsubscribe } = setup({ notFoundRetryMs: 0 });
+    const { server, store, unsubscribe } = setup({ unknownRunRetryMs: 0 });
     await live(store);
     server.eventAnswers.push({
       kind: 'response',
@@ -266,7 +266,7 @@ describe('RunStore and a refused cursor', () => {
 });
 
 describe('RunStore backoff and offline', () => {
-  it('backs off exponentially with jitter and reports offline after 3 failed attempts', async () => {
+  it('backs off exponentially with jitter and reports unreachable after 3 failed attempts', async () => {
     vi.useFakeTimers();
     const server = new FakeServer(base());
     const random = vi.fn(() => 1);
@@ -297,13 +297,13 @@ describe('RunStore backoff and offline', () => {
     expect(events()).toBe(2);
     await vi.advanceTimersByTimeAsync(200);
     expect(events()).toBe(3);
-    expect(store.getState().connection).toBe('offline');
+    expect(store.getState().connection).toBe('unreachable');
     await vi.advanceTimersByTimeAsync(250);
     expect(events()).toBe(4);
     await vi.advanceTimersByTimeAsync(250);
     expect(events()).toBe(5);
     expect(store.getState().connection).toBe('live');
-    expect(connections).toEqual(['connecting', 'reconnecting', 'offline', 'live']);
+    expect(connections).toEqual(['connecting', 'reconnecting', 'unreachable', 'live']);
     store.disconnect();
   });
 });

@@ -7,6 +7,8 @@ import { BoundedSseParser } from './bounded-sse-parser';
 import { cursorOf } from './cursor';
 import { applyInOrder, DropsAtCursor, followEventRef } from './follow-event-ref';
 import { openEventStream } from './open-event-stream';
+import { ConnectionStatus } from './reach/connection-status';
+import { isNotFound, isUnauthorized, notReached } from './reach/failure-kind';
 import { backoffDelay, pauseFor } from './reconnect-timing';
 import type { RunStoreHost } from './run-store-host';
 
@@ -27,14 +29,21 @@ const STALLED = new Error('stalled');
  *                   ▲          │                                       │ 404 past the
  *                   │   drop / error / reset / limit                   │ window, other 4xx
  *                   │          ▼                                       │
- *                   └─backoff─ reconnecting ─N failures─► offline      │
+ *                   └─backoff─ reconnecting ◄─► offline (navigator)    │
  *                   ▲                                                  │
  *                   └── retry() (or slow backoff) ── unauthorized ◄── 401 / 403
+ *
+ *  laid over connecting / live / reconnecting (ConnectionStatus):
+ *    unreachable — a snapshot load that cannot reach the server, or attempts unanswered
+ *                  for unreachableAfterMs / unreachableAfterAttempts; the next answer ends it
+ *    waiting     — a request of this client unanswered for waitingAfterMs (never `live` then)
  * ```
  *
  * `retry()` leaves `unauthorized` and `closed` (nothing the app can fix closes for good). A
- * 404 within `notFoundRetryMs` of the first connect is retried: a run just created may not be
- * visible yet. Gap reloads beside the stream are one at a time, spaced by the backoff.
+ * 404 is retried for a while — `notFoundRetryMs` after the first connect for a run this client
+ * started (`client.run(id, { started: true })`: it may not be visible yet), `unknownRunRetryMs`
+ * for any other — then the connection closes: the run does not exist. Gap reloads beside the
+ * stream are one at a time, spaced by the backoff.
  */
 export class RunConnection {
   readonly #host: RunStoreHost;
@@ -42,16 +51,26 @@ export class RunConnection {
   #wake: (() => void) | null = null;
   /** Highest durable revision received on the current connection (to catch one going back). */
   #connectionRevision = 0;
-  #failures = 0;
   #firstConnectAt: number | null = null;
   #gapTimer: ReturnType<typeof setTimeout> | undefined;
   #gapAttempt = 0;
   #lastGapReloadAt = Number.NEGATIVE_INFINITY;
   /** Streams that broke off after opening, at one cursor (the dropped-twice rule). */
   readonly #drops = new DropsAtCursor();
+  /** The state shown: this loop's, with `waiting` / `unreachable` laid over it. */
+  readonly #status: ConnectionStatus;
 
   constructor(host: RunStoreHost) {
     this.#host = host;
+    this.#status = new ConnectionStatus(host);
+  }
+
+  /**
+   * Follows a request of this client for the run (a snapshot load, a control request): while
+   * the browser leaves it unanswered past `waitingAfterMs`, the connection reads `waiting`.
+   */
+  track<T>(request: Promise<T>): Promise<T> {
+    return this.#status.track(request);
   }
 
   get open(): boolean {
@@ -100,6 +119,7 @@ export class RunConnection {
       this.#setConnection(attempt === 0 ? 'connecting' : this.#retryState());
       let wait: 'backoff' | 'unauthorized' = 'backoff';
       let opened = false;
+      let step: 'load' | 'stream' = 'load';
       try {
         const state = this.#host.state();
         const needsLoad = reloadFirst || state.run === null || state.phase === 'gap';
@@ -107,6 +127,8 @@ export class RunConnection {
         // Left meanwhile (the last subscriber went): this session must not stream or write.
         if (signal.aborted) return;
         if (failure !== null) throw failure;
+        if (needsLoad) this.#status.heard();
+        step = 'stream';
         reloadFirst = false;
         if (this.#isComplete()) {
           // A terminal snapshot: nothing will follow, so no event stream is opened at all.
@@ -116,7 +138,6 @@ export class RunConnection {
         const outcome = await this.#stream(signal, withoutLiveCursor, () => {
           opened = true;
           attempt = 0;
-          this.#failures = 0;
         });
         withoutLiveCursor = false;
         if (outcome === 'reset') {
@@ -151,8 +172,12 @@ export class RunConnection {
           return;
         } else if (!isNotFound(error)) {
           // A 404 inside the window is an answer (the run is not there yet), not a sign of a
-          // lost network: waiting for it never turns the connection `offline`.
-          this.#failures++;
+          // lost network: waiting for it never turns the connection `unreachable`.
+          // A snapshot load that could not reach the server says so at once: the page has
+          // nothing else to show. Other failures count towards the threshold.
+          this.#status.notReached(step === 'load' && notReached(error) ? 'load' : 'stream');
+        } else {
+          this.#status.heard();
         }
       }
       // An ended session leaves the state to the next one (a `reset` returns here, not throws).
@@ -166,8 +191,25 @@ export class RunConnection {
         continue;
       }
       this.#setConnection(this.#retryState());
-      await this.#pause(this.#delay(attempt), signal);
+      await this.#pause(this.#pauseMs(attempt), signal);
     }
+  }
+
+  /**
+   * The backoff before the next attempt — cut short at the end of the not-found window while
+   * the run is not there, so "does not exist" is said when the window ends, not a backoff later.
+   */
+  #pauseMs(attempt: number): number {
+    const delay = this.#delay(attempt);
+    if (!isNotFound(this.#host.state().error)) return delay;
+    const left = (this.#firstConnectAt ?? 0) + this.#notFoundWindow() - this.#host.context.now();
+    return Math.max(0, Math.min(delay, left));
+  }
+
+  /** How long a 404 is retried: the grace of a run this client started, else a short one. */
+  #notFoundWindow(): number {
+    const { context, runId } = this.#host;
+    return context.startedRuns.has(runId) ? context.notFoundRetryMs : context.unknownRunRetryMs;
   }
 
   #end(signal: AbortSignal, connection: ConnectionState): void {
@@ -218,7 +260,11 @@ export class RunConnection {
     const cursor = withoutLiveCursor ? `${state.revision}` : cursorOf(state)!;
     // No stall clock before the answer: a request queued behind the browser's connection
     // limit has sent nothing yet, and aborting it would only put it back at the queue's end.
-    const opened = await openEventStream(context, runId, cursor, withoutLiveCursor, signal);
+    // It has no timeout either, for the same reason; unanswered, it reads `waiting`.
+    const opened = await this.#status.track(
+      openEventStream(context, runId, cursor, withoutLiveCursor, signal),
+    );
+    this.#status.heard();
     if (opened.kind !== 'open') return opened.kind;
     watch();
     if (signal.aborted) {
@@ -227,7 +273,8 @@ export class RunConnection {
     }
     this.#connectionRevision = 0;
     onOpen();
-    this.#host.commit({ ...this.#host.state(), connection: 'live', error: null });
+    this.#host.commit({ ...this.#host.state(), error: null });
+    this.#setConnection('live');
 
     let batch: EventSourceMessage[] = [];
     const parser = new BoundedSseParser(context.limits.maxEventBytes, (message) =>
@@ -239,6 +286,7 @@ export class RunConnection {
         watch();
         const { done, value } = await reader.read();
         if (done) return 'ended';
+        this.#status.heard();
         parser.feed(value);
         if (batch.length === 0) continue;
         const messages = batch;
@@ -308,7 +356,7 @@ export class RunConnection {
     if (!RunlightClientError.isInstance(error)) return false;
     if (error.kind === 'run-not-found') {
       const since = this.#host.context.now() - (this.#firstConnectAt ?? 0);
-      return since >= this.#host.context.notFoundRetryMs;
+      return since >= this.#notFoundWindow();
     }
     const status = error.status ?? 0;
     return (
@@ -316,11 +364,10 @@ export class RunConnection {
     );
   }
 
+  /** `offline` when the browser says it has no network; `unreachable` is laid over by status. */
   #retryState(): ConnectionState {
     const online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine;
-    return online === false || this.#failures >= this.#host.context.offlineAfterAttempts
-      ? 'offline'
-      : 'reconnecting';
+    return online === false ? 'offline' : 'reconnecting';
   }
 
   #delay(attempt: number): number {
@@ -335,15 +382,6 @@ export class RunConnection {
   }
 
   #setConnection(connection: ConnectionState): void {
-    const state = this.#host.state();
-    if (state.connection !== connection) this.#host.commit({ ...state, connection });
+    this.#status.set(connection);
   }
-}
-
-function isUnauthorized(error: unknown): boolean {
-  return RunlightClientError.isInstance(error) && error.kind === 'unauthorized';
-}
-
-function isNotFound(error: unknown): boolean {
-  return RunlightClientError.isInstance(error) && error.kind === 'run-not-found';
 }

@@ -10,6 +10,8 @@ const MARKER = Symbol.for('runlight.error.RunlightClientError');
  * - `http` — a non-2xx answer (`status`); `run-not-found` — 404 for the run;
  * - `content-type` — the events endpoint did not answer `text/event-stream`;
  * - `network` — `fetch` or the body stream failed;
+ * - `timeout` — a snapshot load or a control request had no answer within `requestTimeoutMs`
+ *   (a control request may still have been recorded: its effect shows on the run's events);
  * - `unauthorized` — the server answered 401 or 403 (`status`): new credentials and `retry()`;
  * - `limit-exceeded` — the stream broke a client limit (`field` names it: `maxEventBytes`,
  *   `maxHeldEvents`); the connection is reset, the last good state kept;
@@ -28,6 +30,7 @@ export type RunlightClientErrorKind =
   | 'run-not-found'
   | 'content-type'
   | 'network'
+  | 'timeout'
   | 'unauthorized'
   | 'limit-exceeded'
   | 'implausible-revision'

@@ -10,19 +10,32 @@ import { HeldEvents } from './held-events';
  *                        ▲                 │
  *                        │           drop / error / reset
  *                        │                 ▼
- *                        └──backoff── reconnecting ──N failures or navigator.onLine=false──► offline
+ *                        └──backoff── reconnecting ──navigator.onLine=false──► offline
+ *
+ *  connecting / reconnecting ──a snapshot load that cannot reach the server, or attempts
+ *        unanswered for unreachableAfterMs (3 s) / unreachableAfterAttempts (3)──► unreachable
+ *  unreachable ──the server answers again──► connecting / live
+ *  connecting / live / reconnecting ──a request of this client unanswered for waitingAfterMs
+ *        (1 s)──► waiting ──every such request answered──► back
  *
  *  401 / 403 ──► unauthorized ──retry() (or a slow retry with fresh headers)──► connecting
  * ```
  *
- * `disconnect()` (or the last subscriber leaving) returns to `idle` from any state; `retry()`
- * reopens `closed` after an error (e.g. a run not found).
+ * `unreachable`: the browser is online but the server does not answer ("Cannot reach the
+ * server"); the run's facts shown are the last known, as of `RunState.lastHeardAt`.
+ * `waiting`: a request of this client (a snapshot load, the event stream, a cancel) has had no
+ * answer from the browser — e.g. queued behind its six connections per host — so the state is
+ * never `live` while something the user asked for hangs. `disconnect()` (or the last
+ * subscriber leaving) returns to `idle` from any state; `retry()` reopens `closed` after an
+ * error (e.g. a run not found).
  */
 export type ConnectionState =
   | 'idle'
   | 'connecting'
   | 'live'
+  | 'waiting'
   | 'reconnecting'
+  | 'unreachable'
   | 'offline'
   | 'unauthorized'
   | 'closed';
@@ -67,6 +80,11 @@ export interface RunState {
   /** Estimated `serverClock - clientClock` in ms, from snapshot `serverTime`; `null` if unknown. */
   readonly clockOffsetMs: number | null;
   readonly connection: ConnectionState;
+  /**
+   * While `connection` is `unreachable`: the client-clock time (ms) the server last answered
+   * this store — what the run's facts are known as of. Absent otherwise.
+   */
+  readonly lastHeardAt?: number;
   /** The last bad input or transport failure; the rest of the state is the last good one. */
   readonly error: RunlightClientError | null;
 }

@@ -3,6 +3,7 @@ import {
   type ActivityDescription,
   describeActivity,
   type RunStatusLabels,
+  statusText,
 } from '../words/run-status-labels';
 import { loadFailureOf, type RunLoadFailure } from './load-failure-of';
 import type { RunStatusView } from './select-run-status';
@@ -19,10 +20,17 @@ export interface RunStatusDescription extends RunStatusView, ActivityDescription
   /** No state could be loaded (bad data, refused request): show `label` as an error. */
   readonly failedToLoad: boolean;
   /**
-   * Why, when `failedToLoad`: `access-refused` reads `labels.accessRefused`, `not-found`
-   * `labels.notFound`, `unavailable` `labels.error`; `null` otherwise.
+   * Why, when `failedToLoad`: `unreachable` reads `labels.unreachable`, `access-refused`
+   * `labels.accessRefused`, `not-found` `labels.notFound`, `unavailable` `labels.error`; `null`
+   * otherwise.
    */
   readonly loadFailure: RunLoadFailure | null;
+  /**
+   * The server cannot be reached, and what is shown of the run is its last known status: the
+   * label is `labels.unreachable`, the detail `labels.lastKnown(…)`, and the time stops at the
+   * last answer (`until`). Show it as not current.
+   */
+  readonly lastKnown: boolean;
   /** Something is in progress (a spinner rather than a dot). */
   readonly busy: boolean;
   /**
@@ -43,6 +51,7 @@ const BUSY = new Set<ActivityKind>([
 ]);
 
 const LOAD_FAILURE_LABEL: Record<RunLoadFailure, (labels: RunStatusLabels) => string> = {
+  unreachable: (labels) => labels.unreachable,
   'access-refused': (labels) => labels.accessRefused,
   'not-found': (labels) => labels.notFound,
   unavailable: (labels) => labels.error,
@@ -63,17 +72,31 @@ export function describeRunStatus(
 ): RunStatusDescription {
   const loadFailure = loadFailureOf(view);
   const failedToLoad = loadFailure !== null;
-  const description =
-    loadFailure === null
-      ? describeActivity(view.activity, labels, { recovers: options.recovers ?? false })
-      : { label: LOAD_FAILURE_LABEL[loadFailure](labels), detail: undefined };
+  const lastKnown = !failedToLoad && view.connectionIssue === 'unreachable';
+  let description: ActivityDescription;
+  if (loadFailure !== null) {
+    description = { label: LOAD_FAILURE_LABEL[loadFailure](labels), detail: undefined };
+  } else {
+    description = describeActivity(view.activity, labels, { recovers: options.recovers ?? false });
+    if (lastKnown) {
+      // The run's words move to the detail, marked as last known; the label says why.
+      description = {
+        label: labels.unreachable,
+        detail: labels.lastKnown(statusText(description)),
+      };
+    } else if (view.activity.kind === 'loading' && view.connectionIssue === 'waiting') {
+      description = { label: labels.waitingForConnection, detail: undefined };
+    }
+  }
   return {
     ...view,
     ...description,
     failedToLoad,
     loadFailure,
-    busy: !failedToLoad && BUSY.has(view.activity.kind),
-    retry: retrySchedule(view),
+    lastKnown,
+    // Nothing is known to be in progress while the server cannot be reached.
+    busy: !failedToLoad && !lastKnown && BUSY.has(view.activity.kind),
+    retry: lastKnown ? undefined : retrySchedule(view),
   };
 }
 

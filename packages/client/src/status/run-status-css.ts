@@ -19,6 +19,7 @@ export const runlightStatusCss = `[data-runlight='status']{display:inline-flex;a
 [data-runlight='indicator'][data-activity='completed']{color:light-dark(#15803d,#4ade80)}
 [data-runlight='indicator'][data-activity='failed']{color:light-dark(#b91c1c,#f87171)}
 [data-runlight='indicator'][data-activity='awaiting-approval'],[data-runlight='indicator'][data-activity='stalled']{color:light-dark(#b45309,#fbbf24)}
+[data-runlight='status'][data-connection='unreachable'] [data-runlight='indicator']{color:light-dark(#b45309,#fbbf24)}
 [data-runlight='indicator'][data-activity='queued'],[data-runlight='indicator'][data-activity='cancelled']{color:light-dark(#6b7280,#9ca3af)}
 @keyframes runlight-spin{to{transform:rotate(1turn)}}
 @media (prefers-reduced-motion:reduce){[data-runlight='indicator'][data-busy]{animation:none;border-right-color:currentColor;opacity:.6}}`;

@@ -27,6 +27,23 @@ export interface RunStatusLabels {
    */
   readonly notFound: string;
   /**
+   * Shown when the page cannot reach the server (connection `unreachable`): a failed snapshot
+   * load, or a stream that could not reconnect past the client's threshold. Default
+   * `Cannot reach the server`.
+   */
+  readonly unreachable: string;
+  /**
+   * The run's last known status beside `unreachable`, so it is never shown as current. Default
+   * `Last known: Waiting for the model`.
+   */
+  readonly lastKnown: (status: string) => string;
+  /**
+   * Shown instead of `activity.loading` while the browser has not answered the page's request
+   * for the run (connection `waiting`, e.g. queued behind its connection limit). Default
+   * `Waiting for a connection`.
+   */
+  readonly waitingForConnection: string;
+  /**
    * `stalled` where something recovers the run (`recovers`: the deployment runs
    * `createRunRecovery` or another worker takes expired leases over). Without `recovers` a
    * stalled run reads `activity.stalled`, which claims no recovery. Default
@@ -77,6 +94,9 @@ export interface RunStatusLabelsInput {
   error?: string;
   accessRefused?: string;
   notFound?: string;
+  unreachable?: string;
+  lastKnown?: (status: string) => string;
+  waitingForConnection?: string;
   stalledRecovering?: string;
   handedOver?: string;
   attempt?: (attempt: number) => string;
@@ -118,6 +138,9 @@ export const defaultRunStatusLabels: RunStatusLabels = {
   error: 'The run status could not be loaded',
   accessRefused: 'Access to this run was refused',
   notFound: 'This run does not exist',
+  unreachable: 'Cannot reach the server',
+  lastKnown: (status) => `Last known: ${status}`,
+  waitingForConnection: 'Waiting for a connection',
   stalledRecovering: 'The worker stopped responding — recovering',
   handedOver: 'Another worker continued the run',
   attempt,
@@ -145,6 +168,9 @@ export function resolveRunStatusLabels(input?: RunStatusLabelsInput): RunStatusL
     error: input.error ?? defaults.error,
     accessRefused: input.accessRefused ?? defaults.accessRefused,
     notFound: input.notFound ?? defaults.notFound,
+    unreachable: input.unreachable ?? defaults.unreachable,
+    lastKnown: input.lastKnown ?? defaults.lastKnown,
+    waitingForConnection: input.waitingForConnection ?? defaults.waitingForConnection,
     stalledRecovering: input.stalledRecovering ?? defaults.stalledRecovering,
     handedOver: input.handedOver ?? defaults.handedOver,
     attempt: input.attempt ?? defaults.attempt,

@@ -1,5 +1,6 @@
 import {
   type ApprovalAnswer,
+  type PendingApproval,
   type RunControlResult,
   type RunControlsView,
   type RunlightClientError,
@@ -13,6 +14,8 @@ import { useRunStore } from '../provider/use-run-store';
 import { useStoreSelector } from '../provider/use-store-selector';
 
 export type { RunControlResult };
+
+const NO_APPROVALS: readonly PendingApproval[] = [];
 
 /** What `useRunControls` returns: what can be done to the run now, and the two requests. */
 export interface RunControls extends RunControlsView {
@@ -35,13 +38,19 @@ export interface RunControls extends RunControlsView {
 /**
  * Cancel and approval buttons for a run, on the library's control routes with the client's
  * headers and credentials (TanStack Query mutations on the provider's query client).
- * `canCancel` follows the run's facts (it subscribes to the run, like `useRun`) and is false
- * while a cancel is on its way. The run's new state arrives on its store like any event; the
+ * `canCancel` and `approvals` (the requests an answer can settle now, `pendingApprovals` of a
+ * run awaiting approval) follow the run's facts — it subscribes to the run, like `useRun` — and
+ * are off while a cancel, or answers, are on their way. The run's new state arrives on its store like any event; the
  * requests only say whether the server took them.
  *
  * @example
- * const { cancel, canCancel } = useRunControls(runId);
+ * const { cancel, canCancel, approvals, answerApprovals } = useRunControls(runId);
  * <button disabled={!canCancel} onClick={() => void cancel()}>Stop</button>
+ * {approvals.map(({ approvalId, toolName }) => (
+ *   <button key={approvalId} onClick={() => void answerApprovals([{ approvalId, approved: true }])}>
+ *     Allow {toolName}
+ *   </button>
+ * ))}
  */
 export function useRunControls(runId: string): RunControls {
   const { client, queryClient } = useRunlight('useRunControls');
@@ -67,6 +76,7 @@ export function useRunControls(runId: string): RunControls {
     .sort((a, b) => b.submittedAt - a.submittedAt)[0];
   return {
     canCancel: view.canCancel && !cancel.isPending,
+    approvals: answer.isPending ? NO_APPROVALS : view.approvals,
     cancel: () => settleRunControl(() => cancel.mutateAsync()),
     answerApprovals: (approvals) => settleRunControl(() => answer.mutateAsync(approvals)),
     cancelling: cancel.isPending,

@@ -67,6 +67,8 @@ export function RunStatus({
     'data-failure': status.activity.failure?.code,
     'data-error': status.error?.kind,
     'data-load-failure': status.loadFailure ?? undefined,
+    // The server cannot be reached: what is shown is the last known (the styles mark it).
+    'data-connection': status.connectionIssue === 'unreachable' ? 'unreachable' : undefined,
   };
   const content =
     typeof children === 'function' ? (

@@ -1,5 +1,6 @@
 import {
   type ApprovalAnswer,
+  type PendingApproval,
   type RunControlResult,
   type RunlightClientError,
   runControlsEquals,
@@ -12,6 +13,8 @@ import { selectionOf } from './run-store-of.js';
 
 export type { RunControlResult };
 
+const NO_APPROVALS: readonly PendingApproval[] = [];
+
 /** What `useRunControls` gives: what can be done to the run now, and the two requests. */
 export interface RunControls {
   /**
@@ -23,6 +26,11 @@ export interface RunControls {
   answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<RunControlResult>;
   /** A cancel can be recorded now (the run is loaded, has not ended, no cancel on its way). */
   readonly canCancel: boolean;
+  /**
+   * The approval requests an answer can settle now (`pendingApprovals` of a run awaiting
+   * approval); empty otherwise and while answers are on their way.
+   */
+  readonly approvals: readonly PendingApproval[];
   /** A cancel is on its way. */
   readonly cancelling: boolean;
   /** Answers are on their way. */
@@ -70,6 +78,9 @@ export function useRunControls(runId: MaybeGetter<string>): RunControls {
       track('answer', () => client.answerApprovals(read(runId), approvals)),
     get canCancel() {
       return view.current.canCancel && latest.cancel.pending === 0;
+    },
+    get approvals() {
+      return latest.answer.pending > 0 ? NO_APPROVALS : view.current.approvals;
     },
     get cancelling() {
       return latest.cancel.pending > 0;

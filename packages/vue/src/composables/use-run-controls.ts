@@ -1,5 +1,6 @@
 import {
   type ApprovalAnswer,
+  type PendingApproval,
   type RunControlResult,
   type RunlightClientError,
   runControlsEquals,
@@ -12,6 +13,8 @@ import { useStoreSelection } from './use-store-selection';
 
 export type { RunControlResult };
 
+const NO_APPROVALS: readonly PendingApproval[] = [];
+
 /** What a user can do to a run now — cancel it, answer its tool approval requests — and how. */
 export interface RunControls {
   /**
@@ -23,6 +26,11 @@ export interface RunControls {
   answerApprovals(approvals: readonly ApprovalAnswer[]): Promise<RunControlResult>;
   /** A cancel can be recorded now (the run is loaded, has not ended, no cancel on its way). */
   readonly canCancel: Readonly<Ref<boolean>>;
+  /**
+   * The approval requests an answer can settle now (`pendingApprovals` of a run awaiting
+   * approval); empty otherwise and while answers are on their way.
+   */
+  readonly approvals: Readonly<Ref<readonly PendingApproval[]>>;
   readonly cancelling: Readonly<Ref<boolean>>;
   readonly answering: Readonly<Ref<boolean>>;
   /** The typed error of the request sent last, of those that failed; null once one succeeds. */
@@ -66,6 +74,7 @@ export function useRunControls(runId: MaybeRefOrGetter<string>): RunControls {
     answerApprovals: (approvals) =>
       track('approvals', answering, () => client.answerApprovals(toValue(runId), approvals)),
     canCancel: computed(() => view.value.canCancel && !cancelling.value),
+    approvals: computed(() => (answering.value ? NO_APPROVALS : view.value.approvals)),
     cancelling,
     answering,
     error,

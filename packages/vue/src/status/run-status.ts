@@ -59,6 +59,8 @@ export const RunStatus = defineComponent({
           'data-failure': current.activity.failure?.code,
           'data-error': current.error?.kind,
           'data-load-failure': current.loadFailure ?? undefined,
+          // The server cannot be reached: what is shown is the last known (styles mark it).
+          'data-connection': current.connectionIssue === 'unreachable' ? 'unreachable' : undefined,
         },
         content,
       );

@@ -1,5 +1,5 @@
 import { createRunlightClient, type RunControlResult } from '@runlight/client';
-import { snapshot } from '@runlight/test-utils';
+import { approvalMessage, modelRequestOperation, snapshot } from '@runlight/test-utils';
 import { QueryClient } from '@tanstack/react-query';
 import {
   act,
@@ -168,5 +168,47 @@ describe('useRunControls as its JSDoc shows it (issue 45)', () => {
     } finally {
       process.off('unhandledRejection', onRejection);
     }
+  });
+});
+
+describe('useRunControls follows the run', () => {
+  it('lists the approvals an answer can settle now, and none while the answer is on its way', async () => {
+    const awaiting = snapshot(
+      3,
+      { lastOperation: modelRequestOperation('completed') },
+      { revision: 2, message: approvalMessage },
+    );
+    let answer: (() => void) | undefined;
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (init?.method === 'POST') {
+        return new Promise<Response>((resolve) => {
+          answer = () => resolve(Response.json({ runId: 'run-1' }, { status: 202 }));
+        });
+      }
+      return String(input).endsWith('/events')
+        ? new Promise<Response>(() => {})
+        : Response.json(awaiting);
+    };
+    const client = createRunlightClient({ baseUrl: 'http://runlight.test/api', fetch });
+    const wrapper = ({ children }: { children?: ReactNode }) => (
+      <RunlightProvider client={client} queryClient={new QueryClient()}>
+        {children}
+      </RunlightProvider>
+    );
+    const { result } = renderHook(() => useRunControls('run-1'), { wrapper });
+    await waitFor(() => expect(result.current.approvals).toHaveLength(1));
+    expect(result.current.approvals[0]).toMatchObject({
+      approvalId: 'approval-1',
+      toolName: 'runCommand',
+      input: { cmd: 'ls' },
+    });
+    let answered: Promise<RunControlResult> = Promise.resolve({ ok: true });
+    act(() => {
+      answered = result.current.answerApprovals([{ approvalId: 'approval-1', approved: true }]);
+    });
+    await waitFor(() => expect(result.current.answering).toBe(true));
+    expect(result.current.approvals).toEqual([]);
+    answer!();
+    expect(await act(() => answered)).toEqual({ ok: true });
   });
 });
