@@ -1,7 +1,9 @@
 /**
  * The getting-started guides' apps, built for production and driven in Chromium: a run started
  * the guide's way (Next.js: the start route and the server action; Vite: the start route) shows
- * its status until "Completed", and with no credentials every route the app serves answers 401
+ * its status until "Completed"; reloaded mid-run it shows the same run (its id in the URL) with
+ * its time going on, Stop cancels one, a finished run reloads without an event stream, and
+ * (Next.js) an anonymous server action's refusal is shown in words; with no credentials every route the app serves answers 401
  * — also when a server action is the first thing to load `lib/runlight.ts` in a fresh
  * `next start` (route handlers and server actions are bundled apart in Next.js: a module both
  * import is evaluated twice).
@@ -71,6 +73,73 @@ async function startAndFollow(
   return runId;
 }
 
+/** The seconds a status shows beside its label (`2.4 s`, `1 min 3 s`); NaN when none. */
+async function shownSeconds(page: Page): Promise<number> {
+  const text = await page
+    .locator('[data-runlight="status"] [data-runlight-part="elapsed"]')
+    .first()
+    .textContent();
+  const found = /(?:(\d+) min )?(\d+(?:\.\d+)?) s/.exec(text ?? '');
+  return found ? Number(found[1] ?? 0) * 60 + Number(found[2]) : Number.NaN;
+}
+
+/**
+ * Issue 45 item 1, the page a guide builds: the run's id lives in the URL, so a reload mid-run
+ * shows the same run with its time going on (never "Start a run" again, never a fresh clock);
+ * Stop follows the controls' state and cancels a run; a finished run reloads from its snapshot
+ * without opening an event stream.
+ */
+async function reloadStopAndReloadFinished(
+  page: Page,
+  button: string,
+  errors: string[],
+): Promise<void> {
+  const status = page.locator('[data-runlight="status"]');
+  await page.getByRole('button', { name: button, exact: true }).click();
+  await status.and(page.locator('[data-activity="streaming"]')).waitFor({ timeout: 30_000 });
+  const runUrl = page.url();
+  if (!/[?&]run=/.test(runUrl)) throw new Error(`the run is not in the URL: ${runUrl}`);
+  const before = await shownSeconds(page);
+  await page.reload();
+  await status.waitFor({ timeout: 30_000 });
+  if (page.url() !== runUrl) throw new Error(`the reload left the run: ${page.url()}`);
+  // Streaming since its first output still, or finished meanwhile (then counted from its
+  // start): either way never less time than before the reload.
+  await status
+    .and(page.locator('[data-activity="streaming"], [data-activity="completed"]'))
+    .waitFor({ timeout: 30_000 });
+  const after = await shownSeconds(page);
+  if (!(after >= before)) {
+    throw new Error(`after the reload the status shows ${after} s, before it ${before} s`);
+  }
+  await status.and(page.locator('[data-activity="completed"]')).waitFor({ timeout: 30_000 });
+  const stop = page.getByRole('button', { name: 'Stop', exact: true });
+  if (await stop.isEnabled()) throw new Error('Stop is enabled on a completed run');
+
+  // A new run, stopped while it runs.
+  await page.getByRole('button', { name: button, exact: true }).click();
+  await page.waitForURL((url) => url.href !== runUrl, { timeout: 30_000 });
+  await status
+    .and(page.locator('[data-activity="waiting-for-model"], [data-activity="streaming"]'))
+    .waitFor({ timeout: 30_000 });
+  await stop.click({ timeout: 10_000 });
+  await status.and(page.locator('[data-activity="cancelled"]')).waitFor({ timeout: 30_000 });
+  if (await stop.isEnabled()) throw new Error('Stop is enabled on a cancelled run');
+
+  // The finished run, reloaded: its snapshot, and no event stream.
+  const streams: string[] = [];
+  page.on('request', (request) => {
+    if (/\/(events|run-events)$/.test(new URL(request.url()).pathname)) {
+      streams.push(request.url());
+    }
+  });
+  await page.reload();
+  await status.and(page.locator('[data-activity="cancelled"]')).waitFor({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  if (streams.length > 0) throw new Error(`a finished run opened streams: ${streams.join(', ')}`);
+  if (errors.length > 0) throw new Error(`page errors: ${errors.join('\n')}`);
+}
+
 async function expectNoLeaks(
   origin: string,
   runId: string,
@@ -128,7 +197,19 @@ export async function checkNextScaffold(app: string, browser: Browser): Promise<
         // A second run in the same process: each run needs its own model (a script plays once).
         await startAndFollow(page, 'Start a run (server action)', errors, seen);
         await expectNoLeaks(origin, runId, 'after the route ran first', '/api/chat');
+        await reloadStopAndReloadFinished(page, 'Start a run (route)', errors);
         await page.context().close();
+        // Nobody signed in: the server action's refusal is shown, in words.
+        const anonymous = await (await browser.newContext()).newPage();
+        await anonymous.goto(origin);
+        await anonymous
+          .getByRole('button', { name: 'Start a run (server action)', exact: true })
+          .click();
+        await anonymous
+          .getByRole('alert')
+          .filter({ hasText: 'Sign in first.' })
+          .waitFor({ timeout: 30_000 });
+        await anonymous.context().close();
       });
     },
   );
@@ -171,6 +252,7 @@ export async function checkViteScaffold(app: string, browser: Browser): Promise<
       // A second run in the same process: each run needs its own model (a script plays once).
       await startAndFollow(page, 'Start a run', errors, seen);
       await expectNoLeaks(origin, runId, 'through vite preview');
+      await reloadStopAndReloadFinished(page, 'Start a run', errors);
       await page.context().close();
     });
   });

@@ -11,7 +11,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,10 @@ import { createAgentRuntimeStore } from '@runlight/runtime';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readSnippets } from '../../../../scripts/snippets';
+import {
+  ownRedisUnavailable,
+  startOwnRedis,
+} from '../../../bus-redis/src/__tests__/redis-test-server';
 import { createPostgresDriver } from '../postgres-driver';
 import { GUIDE_ANSWER } from './production-guide/continuation-model';
 import { serverLabel, serverPoolConfig, serverUnavailable } from './test-databases';
@@ -40,7 +44,18 @@ const MIGRATE_BIN = fileURLToPath(new URL('../bin/migrate.ts', import.meta.url))
 const SCRATCH = fileURLToPath(
   new URL(`../../../bus-redis/.scratch/production-guide-${process.pid}/`, import.meta.url),
 );
-const EXEC_ARGV = ['--import', 'tsx', '--conditions=@runlight/source'];
+/**
+ * The flags of the command the guide gives for its `.ts` files (`node --import tsx runner.ts`),
+ * read from the page: the processes run with exactly those, plus the workspace's source
+ * condition (the packages' TypeScript instead of their builds).
+ */
+async function guideNodeFlags(): Promise<string[]> {
+  const page = await readFile(join(ROOT, 'docs/production.md'), 'utf8');
+  const command = /^node ((?:\S+ )+?)runner\.ts\b/m.exec(page);
+  if (!command) throw new Error('docs/production.md gives no `node … runner.ts` command');
+  return command[1]!.trim().split(/\s+/);
+}
+const EXEC_ARGV = [...(await guideNodeFlags()), '--conditions=@runlight/source'];
 const READER = { authorization: 'Bearer reader' };
 
 /** Whether Redis answers at 127.0.0.1:6379. */
@@ -302,5 +317,38 @@ describe.runIf(serverUnavailable === null)(
         150_000,
       );
     }
+
+    it.runIf(ownRedisUnavailable === null)(
+      'on Redis: an outage reaches the deployment’s onError (the process says so)',
+      async () => {
+        const schema = `rl_guide_${process.pid}_${randomBytes(3).toString('hex')}`;
+        schemas.push(schema);
+        const config = serverPoolConfig();
+        const redis = await startOwnRedis();
+        try {
+          const env: Record<string, string> = {
+            DATABASE_URL: `postgres://${config.user}@${config.host}:${config.port}/${config.database}`,
+            RUNLIGHT_SCHEMA: schema,
+            PORT: '0',
+            REDIS_URL: redis.url,
+          };
+          const migrated = await runMigrateBin(env);
+          expect(migrated, migrated.output).toMatchObject({ code: 0 });
+          const runner = await startProcess('runner.ts', env);
+          started.push(runner);
+          await waitReady(runner);
+          expect(runner.output()).not.toContain('RedisBusOutageError');
+          await redis.stop();
+          await vi.waitFor(
+            () => expect(runner.output()).toMatch(/\[runlight\] store or bus RedisBusOutageError/),
+            { timeout: 60_000, interval: 200 },
+          );
+          await terminate(runner);
+        } finally {
+          await redis.stop();
+        }
+      },
+      90_000,
+    );
   },
 );

@@ -26,8 +26,10 @@ interface Runlight {
  * plays once, so each run gets its own. With a provider: `openai('gpt-4o-mini')` from
  * `@ai-sdk/openai` (its AI SDK 7 major is 4).
  */
-export const modelForRun = () =>
-  scriptedModel([{ firstTokenMs: 400, tokenMs: 20, text: 'Hello from Runlight on Next.js.' }]);
+export const modelForRun = () => scriptedModel([{ firstTokenMs: 400, tokenMs: 150, text: ANSWER }]);
+// Slow enough (about 4 s) to reload the page mid-answer, or to stop it.
+const ANSWER =
+  'Hello from Runlight on Next.js. Reload the page while I write: the run, its text and its time go on where they are. Or stop me.';
 
 /**
  * A stand-in for your sessions: signed in when the `session` cookie equals RUNLIGHT_SESSION.
@@ -45,10 +47,15 @@ const authorize: Authorize = ({ request }) => {
   return isSignedIn(session) ? true : new Response(null, { status: 401 });
 };
 
-function createRunlight(): Runlight {
+/** What must exist once per server process: the store and the runtime executing its runs. */
+function createCore(): Pick<Runlight, 'store' | 'runtime'> {
   // The memory store forgets runs on restart; use @runlight/store-postgres in production.
   const store = createAgentRuntimeStore(createMemoryDriver());
-  const runtime = createAgentRuntime({ store });
+  return { store, runtime: createAgentRuntime({ store }) };
+}
+
+/** The routes over it: made again whenever this module is, so `next dev` picks edits up. */
+function createRunlight({ store, runtime }: Pick<Runlight, 'store' | 'runtime'>): Runlight {
   const handlers = createRunHandlers({
     store,
     runtime,
@@ -65,7 +72,11 @@ function promptOf(body: unknown): { role: 'user'; content: string }[] {
   return [{ role: 'user', content: typeof prompt === 'string' ? prompt : 'Say hello.' }];
 }
 
-// One runtime per server process: route modules, server actions and dev-mode reloads share it.
-const globalForRunlight = globalThis as typeof globalThis & { runlight?: Runlight };
-globalForRunlight.runlight ??= createRunlight();
-export const runlight: Runlight = globalForRunlight.runlight;
+// One store and runtime per server process: route modules, server actions and dev-mode reloads
+// share them (on globalThis). The handlers are this module's own, so an edit of `modelForRun`
+// reaches the next run in `next dev` as it reaches /api/chat.
+const globalForRunlight = globalThis as typeof globalThis & {
+  runlight?: Pick<Runlight, 'store' | 'runtime'>;
+};
+globalForRunlight.runlight ??= createCore();
+export const runlight: Runlight = createRunlight(globalForRunlight.runlight);

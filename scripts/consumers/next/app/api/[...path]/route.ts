@@ -10,6 +10,8 @@ const route = createRunRouter({
   multiplex: runlight.multiplex,
   basePath: '/api',
   authorize: runlight.authorize, // asked on every route, before anything is read
+  // A cookie session: refuse start, cancel and approvals sent by other sites (CSRF).
+  refuseCrossSite: true,
 });
 
 async function handle(request: Request): Promise<Response> {
