@@ -79,6 +79,10 @@ export default defineConfig({
       }),
       project('ai-sdk', './packages/ai-sdk', { environment: 'jsdom' }),
       project('ag-ui', './packages/ag-ui', { setupFiles: [FAIL_ON_UNHANDLED] }),
+      project('ag-ui-example', './examples/ag-ui', {
+        include: ['e2e/**/*.test.ts'],
+        testTimeout: 120_000,
+      }),
       // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
       './packages/svelte/vitest.config.ts',
       './examples/svelte-status/vitest.config.ts',

@@ -34,6 +34,7 @@ export const SNIPPET_SOURCES = [
   'docs/ui-kit.md',
   'docs/how-it-works.md',
   'docs/production.md',
+  'docs/ag-ui.md',
   'docs/benchmarks.md',
   'docs/known-limits.md',
   'docs/testing.md',

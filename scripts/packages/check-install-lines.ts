@@ -63,11 +63,22 @@ interface NpmTree {
   problems?: string[];
 }
 
+/**
+ * A copy that belongs to AG-UI's packages alone and never meets Runlight's: `@ag-ui/client`
+ * 1.0 depends on zod 3 for its own event validation, and npm nests `@ag-ui/core` and
+ * `@ag-ui/proto` (whose zod peer is optional) beside it with that copy
+ * (`@runlight/ag-ui/client` extends its `AbstractAgent`; no zod schema crosses between them).
+ */
+function privateCopy(name: string, path: readonly string[]): boolean {
+  return name === 'zod' && path.includes('@ag-ui/client');
+}
+
 function wrongMajors(tree: NpmTree, majors: Record<string, number>, path: string[]): string[] {
   const wrong: string[] = [];
   for (const [name, child] of Object.entries(tree.dependencies ?? {})) {
     const major = majors[name];
     const actual = Number(child.version?.split('.')[0]);
+    if (privateCopy(name, path)) continue;
     if (major !== undefined && child.version !== undefined && actual !== major) {
       wrong.push(`${[...path, `${name}@${child.version}`].join(' > ')} (wants ${major}.x)`);
     }

@@ -51,6 +51,11 @@ export interface DemoServer {
   url: string;
   port: number;
   demo: DemoRuntime;
+  /**
+   * The event streams open now (per-run `GET /api/runs/:id/events` and multiplexed
+   * `GET /api/run-events`) and how many were ever opened: what the browsers cost the server.
+   */
+  eventStreams(): { open: number; opened: number };
   close(): Promise<void>;
 }
 
@@ -58,6 +63,7 @@ const APP_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The shadcn registry's sources: the playground shows what `shadcn add` installs. */
 const REGISTRY = fileURLToPath(new URL('../../../registry/runlight/', import.meta.url));
 const EVENTS_PATH = /^\/api\/runs\/([^/]+)\/events$/;
+const MULTIPLEXED_PATH = '/api/run-events';
 /** Vite's default deny list plus the server's own sources (defence beside `isServerSource`). */
 const FS_DENY = ['.env', '.env.*', '*.{crt,pem}', '**/.git/**', `${APP_ROOT}server/**`];
 
@@ -78,6 +84,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     log({ level: 'error', message: 'HTTP handler failed', runId: '-', error });
   const demo = createDemoRuntime({ log });
   const connections = new LiveConnections();
+  const streams = { open: 0, opened: 0 };
   const runs = createRunRouter({
     handlers: createRunHandlers({
       store: demo.store,
@@ -128,13 +135,26 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       return;
     }
     const stream = EVENTS_PATH.exec(pathname);
+    // The runs a multiplexed stream carries (`run=<id>@<cursor>`): a drop of any cuts it.
+    const multiplexed =
+      pathname === MULTIPLEXED_PATH
+        ? new URL(request.url).searchParams.getAll('run').map((run) => run.split('@')[0] ?? '')
+        : [];
+    const runIds = stream ? [stream[1] ?? ''] : multiplexed;
     // Run ids are URL-safe (`RunIdSchema`), so the raw segment is the id the page drops by.
     // A drop cuts the socket, as a proxy or a flaky network would (a clean end would read as
     // the client going away).
     const drop = new AbortController();
     drop.signal.addEventListener('abort', () => outgoing.destroy());
-    const release = stream ? connections.add(stream[1] ?? '', drop) : () => {};
-    outgoing.once('close', release);
+    const releases = runIds.map((runId) => connections.add(runId, drop));
+    if (stream || pathname === MULTIPLEXED_PATH) {
+      streams.open++;
+      streams.opened++;
+      outgoing.once('close', () => streams.open--);
+    }
+    outgoing.once('close', () => {
+      for (const release of releases) release();
+    });
     let response: Response | null;
     try {
       response =
@@ -208,6 +228,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     url: `http://localhost:${port}`,
     port,
     demo,
+    eventStreams: () => ({ ...streams }),
     async close() {
       demo.close();
       listRoutes.close();

@@ -1,4 +1,4 @@
-import { createRunlightClient } from '@runlight/client';
+import { createRunlightClient, RunMultiplexer, shareTabs } from '@runlight/client';
 import { RunlightProvider } from '@runlight/react';
 import { RunlightDevtools } from '@runlight/react-devtools';
 import { useState } from 'react';
@@ -8,9 +8,26 @@ import { SettingsControls } from './settings-controls';
 import { useRunIdParam } from './use-run-id-param';
 import { WireLog } from './wire-log';
 
-/** A client whose event streams are recorded in its own raw event log. */
+/**
+ * The page's one transport for event streams: the tabs of this browser share each run's stream
+ * (`shareTabs`), and the leading tab reads every run of every tab over ONE multiplexed
+ * connection — so ten playground tabs cost the server one event stream, and the browser's six
+ * connections per host stay free for the pages, snapshots and controls.
+ */
+const multiplexer = new RunMultiplexer({
+  baseUrl: '/api',
+  fetch: (input, init) => globalThis.fetch(input, init),
+});
+const sharedStreams = shareTabs({ baseUrl: '/api', fetch: multiplexer.fetch });
+/** `?shareTabs=0`: every tab its own per-run streams, as before issue 48 (for comparison). */
+const sharing = new URLSearchParams(window.location.search).get('shareTabs') !== '0';
+/** Whether this tab reads the shared streams: the many-tabs test closes the leading tab. */
+(window as { runlightTabLeading?: () => boolean }).runlightTabLeading = () =>
+  [...sharedStreams.shares.values()].some((share) => share.leading);
+
+/** A client whose event streams (its view of the shared ones) are recorded in its own raw event log. */
 function clientSession(runId: string | null, generation: number) {
-  const wireLog = new WireLog();
+  const wireLog = sharing ? new WireLog(sharedStreams) : new WireLog();
   // The demo server creates a run before it answers its id, so a 404 means the run is not
   // there (a restarted server keeps none): no window of waiting for it to appear.
   const client = createRunlightClient({

@@ -27,8 +27,15 @@ export class WireLog {
   readonly #messageListeners = new Set<(entry: WireEntry) => void>();
   #scheduled = false;
 
+  readonly #inner: typeof globalThis.fetch;
+
+  /** `inner`: the transport under the log (default the global `fetch`). */
+  constructor(inner: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init)) {
+    this.#inner = inner;
+  }
+
   readonly fetch: typeof globalThis.fetch = async (input, init) => {
-    const response = await globalThis.fetch(input, init);
+    const response = await this.#inner(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (!type.startsWith('text/event-stream') || response.body === null) return response;
     const [mine, theirs] = response.body.tee();

@@ -73,6 +73,10 @@ export interface RunlightChatTransportOptions<UI_MESSAGE extends UIMessage = UIM
   headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
   /** `fetch`'s `credentials` for every request, e.g. `'include'` across origins. */
   credentials?: RequestCredentials;
+  /**
+   * The transport. Without one, the tabs of a page share each run's event stream (the
+   * client's `shareTabs`); with your own, each tab keeps its own (pass `client` to choose).
+   */
   fetch?: typeof globalThis.fetch;
 }
 
@@ -152,6 +156,8 @@ export function createRunlightChatTransport<UI_MESSAGE extends UIMessage = UIMes
     createRunlightClient({
       baseUrl,
       fetch,
+      // The global `fetch` under the transport's wrapper: tabs share the run streams (issue 48).
+      shareTabs: options.fetch === undefined,
       ...(ownHeaders === undefined ? {} : { headers: ownHeaders }),
       ...(credentials === undefined ? {} : { credentials }),
     });

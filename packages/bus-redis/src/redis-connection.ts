@@ -29,6 +29,11 @@ export interface RedisConnectionOptions {
   offlineQueue: boolean;
   /** Commands queued at most; past it a command fails (reported, dropped). */
   maxQueued: number;
+  /**
+   * How long a command may wait for its reply, queued while Redis is unreachable included,
+   * before it fails (node-redis's own default, 5 s, would drop what a longer outage queued).
+   */
+  commandTimeoutMs?: number;
 }
 
 const FIRST_RETRY_MS = 50;
@@ -56,6 +61,14 @@ export function openRedisConnection(options: RedisConnectionOptions): RedisConne
     RESP: 2,
     disableOfflineQueue: !options.offlineQueue,
     commandsQueueMaxLength: options.maxQueued,
+    ...(options.commandTimeoutMs === undefined
+      ? {}
+      : {
+          commandOptions: {
+            ...options.clientOptions?.commandOptions,
+            timeout: options.commandTimeoutMs,
+          },
+        }),
     socket: {
       ...options.clientOptions?.socket,
       keepAlive: true,

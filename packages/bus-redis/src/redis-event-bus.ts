@@ -58,6 +58,13 @@ export interface RedisEventBusOptions {
    */
   maxQueuedCommands?: number;
   /**
+   * How long a command the sending connection queued while Redis is unreachable (or sent and
+   * not answered) waits before what it carries is dropped (counted in the outage's
+   * `droppedDeltas`); what Redis takes within it is delivered, in order, when it is back.
+   * Default 60 000 ms.
+   */
+  maxQueuedMs?: number;
+  /**
    * Hears a Redis outage twice — a `RedisBusOutageError` when it starts (the first socket
    * error, failed command or read, or late reply, as `cause`) and one when both connections
    * reach Redis again (its duration, the live deltas and durable pointers it dropped, the
@@ -159,12 +166,19 @@ class RedisEventBusImpl implements RedisEventBus {
       read: (runId, after, upTo) => this.#durable.read(runId, after, upTo),
       onError: this.#onError,
     });
+    const blockMs = options.livenessIntervalMs ?? 5_000;
+    const replyTimeoutMs = options.livenessTimeoutMs ?? 5_000;
+    const readDeadlineMs = blockMs + replyTimeoutMs;
     const connection = (offlineQueue: boolean) =>
       openRedisConnection({
         url: options.url,
         clientOptions: options.clientOptions,
         offlineQueue,
         maxQueued: options.maxQueuedCommands ?? 100_000,
+        // The sending side keeps what an outage queued for this long. The reading side keeps
+        // its own deadline (`livenessIntervalMs + livenessTimeoutMs`): node-redis's default
+        // 5 s would race a 5 s blocking read's empty reply and report an outage when it wins.
+        commandTimeoutMs: offlineQueue ? (options.maxQueuedMs ?? 60_000) : readDeadlineMs + 1_000,
       });
     this.#sending = connection(true);
     this.#sending.onLoss((error) => this.#outage.fail('sending', error));
@@ -186,8 +200,8 @@ class RedisEventBusImpl implements RedisEventBus {
       createConnection: () => connection(false),
       wakeKey: this.#wakeKey,
       controlKey: this.#controlKey,
-      blockMs: options.livenessIntervalMs ?? 5_000,
-      timeoutMs: options.livenessTimeoutMs ?? 5_000,
+      blockMs,
+      timeoutMs: replyTimeoutMs,
       count: 1_000,
       readIntervalMs: options.readIntervalMs ?? 2,
       onEntries: (key, entries) => this.#receive(key, entries),

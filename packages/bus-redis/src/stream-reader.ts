@@ -50,8 +50,9 @@ export interface StreamReaderOptions {
  * a late one also replaces the connection (a hung server, a half-open socket). A read is
  * retried as soon as its connection is ready again (node-redis reconnects with
  * `reconnectDelayMs`, at most `RECONNECT_DELAY_CAP_MS` apart), on a ready connection after the
- * same backoff, forever; the first reply after a loss makes it `live` and calls
- * `onHearingAgain`. So a reader hears again at most one capped delay after Redis is back.
+ * same backoff, forever; the first read after a loss does not block, and its reply makes it
+ * `live` and calls `onHearingAgain`. So a reader hears again at most one capped delay after
+ * Redis is back, whatever streams it follows.
  */
 export class StreamReader {
   readonly #options: StreamReaderOptions;
@@ -154,13 +155,16 @@ export class StreamReader {
         }
         const keys = [this.#options.wakeKey, this.#options.controlKey, ...this.#cursors.keys()];
         const ids = [this.#wakeId, this.#controlId, ...this.#cursors.values()];
+        // Not hearing yet (started, or after a loss): a read that answers at once, so health is
+        // live again within a reply of Redis answering — not when a block of `blockMs` over
+        // streams nothing is written to expires (a runner follows none while it is idle).
+        const block = this.#health.health === 'live' ? ['BLOCK', String(blockMs)] : [];
         const reply = await this.#within(
           connection.command<[string, StreamEntry[]][] | null>([
             'XREAD',
             'COUNT',
             String(count),
-            'BLOCK',
-            String(blockMs),
+            ...block,
             'STREAMS',
             ...keys,
             ...ids,

@@ -170,6 +170,16 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
     return store;
   };
   clientHooks.set(run, hooks);
+  /** Shows a control request to the devtools' inspection, when there is one. */
+  const sent = <T>(
+    runId: string,
+    kind: 'cancel' | 'approvals',
+    answer: Promise<T>,
+    approvals?: unknown,
+  ): Promise<T> => {
+    hooks.sent?.(runId, kind, answer, approvals);
+    return answer;
+  };
   return {
     run,
     requests: { baseUrl, fetch, requestInit },
@@ -178,8 +188,9 @@ export function createRunlightClient(options: RunlightClientOptions): RunlightCl
       return () => retryListeners.delete(listener);
     },
     fetchSnapshot,
-    cancel: (runId) => postRunControl(controls, runId, 'cancel', {}),
-    answerApprovals: (runId, approvals) => postApprovals(controls, runId, approvals),
+    cancel: (runId) => sent(runId, 'cancel', postRunControl(controls, runId, 'cancel', {})),
+    answerApprovals: (runId, approvals) =>
+      sent(runId, 'approvals', postApprovals(controls, runId, approvals), approvals),
     setSnapshotLoader(loader) {
       const previous = context.loadSnapshot;
       context.loadSnapshot = loader;

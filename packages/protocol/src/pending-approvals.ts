@@ -46,10 +46,9 @@ export function pendingApprovals(
 
 function requestOf(part: Part): PendingApproval | null {
   if (!('state' in part) || part.state !== 'approval-requested') return null;
-  // Typed as required, read as unknown: the message may come from a store or a server.
-  const approval: unknown = part.approval;
-  if (typeof approval !== 'object' || approval === null || !('id' in approval)) return null;
-  const approvalId = approval.id;
+  // Typed as required, read as possibly missing: the message may come from a store or a server.
+  const approval: { readonly id?: unknown } | null | undefined = part.approval;
+  const approvalId = approval?.id;
   if (typeof approvalId !== 'string' || approvalId === '') return null;
   const toolName = part.type === 'dynamic-tool' ? part.toolName : part.type.slice('tool-'.length);
   return { approvalId, toolCallId: part.toolCallId, toolName, input: part.input };

@@ -1,47 +1,15 @@
 'use client';
 
 /**
- * What a run's state means — its words, status times and timeline rows — is framework-free and
- * lives in `@runlight/client`; these names stay importable from here as they always were.
+ * The client's public names whole — what a run's state means (words, status times, timeline
+ * rows), the observer every binding is built on, pending approvals — then this binding's own.
+ * Nothing here is a second definition of a client name.
  */
-export type {
-  ActivityContext,
-  ActivityDescription,
-  PendingApproval,
-  RunLoadFailure,
-  RunStatusLabels,
-  RunStatusLabelsInput,
-  RunStatusView,
-  RunTimelineModel,
-  TimelineGap,
-  TimelineMoment,
-  TimelineRow,
-  TimelineSpan,
-} from '@runlight/client';
-export {
-  activityEquals,
-  buildRunTimeline,
-  defaultRunStatusLabels,
-  describeActivity,
-  describeFailure,
-  describeGap,
-  describeSpanHeading,
-  describeSpanResult,
-  formatElapsed,
-  loadFailureOf,
-  pendingApprovals,
-  resolveRunStatusLabels,
-  runStatusEquals,
-  selectRunStatus,
-  statusText,
-  withRetryWait,
-} from '@runlight/client';
+export * from '@runlight/client';
 export { useCountdown } from './elapsed/use-countdown';
 export type { UseElapsedOptions } from './elapsed/use-elapsed';
 export { useElapsed } from './elapsed/use-elapsed';
 export { RunlightProviderMissingError } from './errors/runlight-provider-missing-error';
-export type { RunView } from './hooks/select-run-view';
-export { selectRunView } from './hooks/select-run-view';
 export type { UseRunOptions } from './hooks/use-run';
 export { useRun } from './hooks/use-run';
 export { useRunActivity } from './hooks/use-run-activity';

@@ -4,6 +4,9 @@
  * other fails here with the imports that close it. A loop owned and being untangled elsewhere
  * may be listed below with its reason; once it is gone its entry must go too.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type FolderLoop, findFolderLoops, readSources } from './folder-loops/find-folder-loops';
@@ -77,6 +80,37 @@ describe('findFolderLoops', () => {
     ],
   ])('does not count %s', (_name, files) => {
     expect(loopsOf(files)).toEqual([]);
+  });
+});
+
+describe('readSources', () => {
+  it('reads the Svelte and Vue components too: a loop through a component is a loop', () => {
+    const root = mkdtempSync(join(tmpdir(), 'folder-loops-'));
+    try {
+      const files: Record<string, string> = {
+        'packages/p/src/a/status.svelte':
+          "<script lang=\"ts\">\n  import { words } from '../b/words';\n</script>\n<!-- import '../c/x'; -->",
+        'packages/p/src/b/words.ts': "import Status from '../c/status.vue';",
+        'packages/p/src/c/status.vue':
+          '<script setup lang="ts">\nimport Inner from \'../a/status.svelte\';\n</script>',
+        'packages/p/src/a/status.test.ts': "import '../b/words';",
+      };
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      const sources = readSources(root);
+      expect([...sources.keys()].sort()).toEqual([
+        'packages/p/src/a/status.svelte',
+        'packages/p/src/b/words.ts',
+        'packages/p/src/c/status.vue',
+      ]);
+      expect(findFolderLoops(sources).map((loop) => loop.folders)).toEqual([
+        ['packages/p/src/a', 'packages/p/src/b', 'packages/p/src/c'],
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

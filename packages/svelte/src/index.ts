@@ -1,38 +1,10 @@
 /**
- * Svelte 5 bindings for Runlight. What a run's state means — its words, status times and
- * timeline rows — is framework-free and lives in `@runlight/client`; these names stay
- * importable from here, as from `@runlight/react`.
+ * Svelte 5 bindings for Runlight.
+ * The client's public names whole — what a run's state means (words, status times, timeline
+ * rows), the observer every binding is built on, pending approvals — then this binding's own.
+ * Nothing here is a second definition of a client name.
  */
-export type {
-  ActivityContext,
-  ActivityDescription,
-  PendingApproval,
-  RetrySchedule,
-  RunLoadFailure,
-  RunStatusInfo,
-  RunStatusLabels,
-  RunStatusLabelsInput,
-  RunStatusView,
-  RunTimelineModel,
-  TimelineGap,
-  TimelineMoment,
-  TimelineRow,
-  TimelineSpan,
-} from '@runlight/client';
-export {
-  buildRunTimeline,
-  defaultRunStatusLabels,
-  describeActivity,
-  describeFailure,
-  describeGap,
-  describeSpanHeading,
-  describeSpanResult,
-  formatElapsed,
-  pendingApprovals,
-  resolveRunStatusLabels,
-  selectRunStatus,
-  statusText,
-} from '@runlight/client';
+export * from '@runlight/client';
 export { loadRun } from './context/load-run.js';
 export { RunlightProviderMissingError } from './context/provider-missing-error.js';
 export { default as RunlightProvider } from './context/RunlightProvider.svelte';

@@ -1,37 +1,10 @@
 /**
- * `@runlight/vue`: Vue 3 bindings for `@runlight/client`. What a run's state means — its words,
- * status times and timeline rows — is framework-free and lives in `@runlight/client`; these
- * names are importable from here too, so a Vue app and a React app word a run the same.
+ * `@runlight/vue`: Vue 3 bindings for `@runlight/client`.
+ * The client's public names whole — what a run's state means (words, status times, timeline
+ * rows), the observer every binding is built on, pending approvals — then this binding's own.
+ * Nothing here is a second definition of a client name.
  */
-export type {
-  ActivityDescription,
-  PendingApproval,
-  RunLoadFailure,
-  RunStatusDescription,
-  RunStatusLabels,
-  RunStatusLabelsInput,
-  RunStatusView,
-  RunTimelineModel,
-  TimelineGap,
-  TimelineRow,
-  TimelineSpan,
-} from '@runlight/client';
-export {
-  buildRunTimeline,
-  defaultRunStatusLabels,
-  describeActivity,
-  describeGap,
-  describeRunStatus,
-  describeSpanHeading,
-  describeSpanResult,
-  formatElapsed,
-  pendingApprovals,
-  resolveRunStatusLabels,
-  selectRunStatus,
-  statusText,
-} from '@runlight/client';
-export type { RunView } from './composables/select-run-view';
-export { selectRunView } from './composables/select-run-view';
+export * from '@runlight/client';
 export type { RunConnection, UseRunOptions } from './composables/use-run';
 export {
   useRun,

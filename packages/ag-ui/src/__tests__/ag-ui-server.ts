@@ -26,16 +26,29 @@ export interface AgUiServer {
 
 export async function serveAgUi(
   run: () => AgUiRunOptions,
-  options: { authorize?: Authorize | 'public'; store?: AgentRuntimeStore } = {},
+  options: {
+    authorize?: Authorize | 'public';
+    store?: AgentRuntimeStore;
+    checkpointEveryEvents?: number;
+    reauthorizeMs?: number;
+  } = {},
 ): Promise<AgUiServer> {
   const store = options.store ?? createAgentRuntimeStore(createMemoryDriver());
-  const runtime = createAgentRuntime({ store, events: new RunEventHub(), owner: 'worker-a' });
+  const runtime = createAgentRuntime({
+    store,
+    events: new RunEventHub(),
+    owner: 'worker-a',
+    ...(options.checkpointEveryEvents
+      ? { checkpointEveryEvents: options.checkpointEveryEvents }
+      : {}),
+  });
   const route = createAgUiRoute({
     runtime,
     store,
     authorize: options.authorize ?? 'public',
     start: run,
     heartbeatMs: 200,
+    ...(options.reauthorizeMs === undefined ? {} : { reauthorizeMs: options.reauthorizeMs }),
   });
   const listener = toNodeListener(async (request) => {
     const path = new URL(request.url).pathname;

@@ -126,6 +126,8 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
   it('RunlightAgent runs, answers the interrupt through resume, and holds the conversation', async () => {
     server = await serveAgUi(approvalRun);
     const agent = new RunlightAgent({ url: server.url, threadId: 'thread-2' });
+    const failures: string[] = [];
+    agent.subscribe({ onRunFailed: ({ error }) => void failures.push(error.message) });
     agent.addMessage({ id: 'user-1', role: 'user', content: 'Pay 5' });
     await agent.runAgent();
     expect(agent.pendingInterrupts).toHaveLength(1);
@@ -134,6 +136,7 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
       resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }],
     });
     expect(agent.pendingInterrupts).toEqual([]);
+    expect(failures).toEqual([]);
     const roles = agent.messages.map((message) => message.role);
     expect(roles).toEqual([
       'user',
@@ -171,6 +174,73 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
     expect(((await badRun.json()) as { error: { code: string } }).error.code).toBe('bad_run_id');
     const missing = await fetch(`${server.url}?runId=run-nope`);
     expect(missing.status).toBe(404);
+  });
+
+  it('an open stream re-asks the policy: revoked access ends it with RUN_ERROR forbidden', async () => {
+    let allowed = true;
+    server = await serveAgUi(
+      () => ({ model: scriptedModel([{ firstTokenMs: 60_000, text: 'never' }]) }),
+      { authorize: () => allowed, reauthorizeMs: 20 },
+    );
+    const response = await post(server.url, input());
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    expect(text).toContain('RUN_STARTED');
+    allowed = false;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    const frames = await readFrames(new Response(text));
+    const last = frames.at(-1)!.event as BaseEvent & { code?: string };
+    expect(last.type).toBe(EventType.RUN_ERROR);
+    expect(last.code).toBe('forbidden');
+    await checkStandard(frames.map((frame) => frame.event));
+  });
+
+  it('a worker that goes silent turns the activity stalled at its lease expiry, with no event to tell', async () => {
+    server = await serveAgUi(approvalRun);
+    // A run acquired by a worker that then never writes again (its process froze).
+    await server.store.createRun({ runId: 'run-silent' });
+    const acquired = await server.store.acquireRun('run-silent', {
+      owner: 'ghost',
+      leaseMs: 2_000,
+    });
+    const response = await fetch(`${server.url}?runId=run-silent`);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"stalled"')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    await reader.cancel();
+    const frames = await readFrames(new Response(text));
+    const snapshot = frames.find((frame) => frame.event.type === EventType.ACTIVITY_SNAPSHOT)!
+      .event as BaseEvent & { content: { kind: string; since: string; leaseExpiresAt: string } };
+    expect(snapshot.content.leaseExpiresAt).toBe(acquired.leaseExpiresAt);
+    if (snapshot.content.kind === 'stalled') {
+      // A machine so loaded that the stream opened after the expiry: shown stalled at once.
+      expect(snapshot.content.since).toBe(acquired.leaseExpiresAt);
+      return;
+    }
+    expect(snapshot.content.kind).toBe('working');
+    const delta = frames.at(-1)!.event as BaseEvent & {
+      patch: { path: string; value: unknown }[];
+    };
+    expect(delta.type).toBe(EventType.ACTIVITY_DELTA);
+    expect(delta.patch).toEqual(
+      expect.arrayContaining([
+        { op: 'replace', path: '/kind', value: 'stalled' },
+        { op: 'replace', path: '/since', value: acquired.leaseExpiresAt },
+        { op: 'replace', path: '/interrupted', value: 'working' },
+      ]),
+    );
   });
 
   it('a bad RunAgentInput is 400 bad_body', async () => {

@@ -145,7 +145,10 @@ export function runViewOf(
   const activity = operationActivityOf(state, options.now);
   if (state.run === null || activity === null) return null;
   const message = selectMessage(state);
-  const waiting = activity.kind === 'awaiting-approval';
+  // Paused for approvals once the owner released its lease (`lease-released`): until then the
+  // execution is still winding down, and ending the AG-UI run earlier would leave the client a
+  // record older than the one a reload shows.
+  const waiting = activity.kind === 'awaiting-approval' && state.run.leaseExpiresAt === null;
   return {
     runId: state.run.id,
     status: state.run.status,

@@ -10,6 +10,17 @@ import { OPERATION_ACTIVITY_TYPE } from './operation-activity';
 import type { RunView } from './run-view';
 import { activityMessageIdOf, eventsBetween } from './view-events';
 
+/** The first tool call with this id, as the reducer finds it. */
+function callOf(messages: readonly Message[], toolCallId: string) {
+  for (const message of messages) {
+    const call = (message as AssistantMessage).toolCalls?.find(
+      (toolCall) => toolCall.id === toolCallId,
+    );
+    if (call) return call;
+  }
+  return undefined;
+}
+
 /**
  * Applies the message events this adapter sends exactly as `@ag-ui/client`'s reducer does (a
  * text or reasoning message starts empty and grows; a tool call joins the assistant message
@@ -34,6 +45,9 @@ function apply(messages: Message[], event: BaseEvent): void {
       return;
     }
     case EventType.TOOL_CALL_START: {
+      // Idempotent by tool call id, as the reducer is: a start of a call already held adds
+      // nothing (its arguments go on appending to that call).
+      if (callOf(messages, event.toolCallId as string)) return;
       const parentId = event.parentMessageId as string;
       let parent = find(parentId) as AssistantMessage | undefined;
       if (!parent) {
@@ -49,12 +63,8 @@ function apply(messages: Message[], event: BaseEvent): void {
       return;
     }
     case EventType.TOOL_CALL_ARGS: {
-      for (const message of messages) {
-        const call = (message as AssistantMessage).toolCalls?.find(
-          (toolCall) => toolCall.id === event.toolCallId,
-        );
-        if (call) call.function.arguments += event.delta as string;
-      }
+      const call = callOf(messages, event.toolCallId as string);
+      if (call) call.function.arguments += event.delta as string;
       return;
     }
     case EventType.TOOL_CALL_RESULT: {

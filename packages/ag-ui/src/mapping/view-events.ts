@@ -83,7 +83,15 @@ function changedPart(before: ViewPart, after: ViewPart): BaseEvent[] {
     // A delta only ever appends; a checkpoint that rewrote the text (never expected) is shown
     // from where the client is, rather than doubled.
     const delta = after.text.startsWith(before.text) ? after.text.slice(before.text.length) : '';
-    return [...textContent(after, delta), ...(before.open && !after.open ? [textEnd(after)] : [])];
+    // A closed part that streams again (a takeover continues the text part the dead owner
+    // streamed: it re-opens, then grows) is re-opened first — AG-UI's reducer appends to the
+    // message of the same id.
+    const reopen = !before.open && (after.open || delta !== '');
+    return [
+      ...(reopen ? [textStart(after)] : []),
+      ...textContent(after, delta),
+      ...((before.open || reopen) && !after.open ? [textEnd(after)] : []),
+    ];
   }
   if (before.kind === 'tool' && after.kind === 'tool') {
     return [

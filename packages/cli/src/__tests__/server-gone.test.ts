@@ -71,5 +71,27 @@ describe('runlight tail: the server dies mid-run', () => {
     console.info(
       `server killed → exit 4: --wait 1 after ${jsonAfterMs} ms, --wait 4 after ${humanAfterMs} ms`,
     );
-  });
+    // A server process started through tsx on a loaded machine: its start is not the subject.
+  }, 120_000);
+
+  it('runs over the multiplexed stream ends too: exit 4 for a run whose server is gone', async () => {
+    const { child, baseUrl } = await serverProcess();
+    const runs = runCli(['runs', baseUrl, 'run-gone', '--wait', '1', '--json']);
+    await waitFor(() => expect(runs.stdout()).toContain('"activity":"streaming"'));
+    await kill(child);
+    expect(await runs.exit).toBe(EXIT_CODES.unreadable);
+    const records = runs.lines().map((line) => JSON.parse(line));
+    expect(records.at(-2)).toEqual({
+      type: 'error',
+      runId: 'run-gone',
+      reason: 'unavailable',
+      text: 'The server cannot be reached',
+      exitCode: 4,
+    });
+    expect(records.at(-1)).toEqual({
+      type: 'summary',
+      runs: { 'run-gone': 'unreadable' },
+      exitCode: 4,
+    });
+  }, 120_000);
 });

@@ -126,13 +126,15 @@ describe('runlight tail: how the run ended is the exit code', () => {
 
   it('--json: one record a line, the text as deltas, the end with its exit code', async () => {
     const server = await serve();
-    const handle = server.runtime.startRun({
-      runId: 'run-json',
-      model: scriptedModel([{ firstTokenMs: 100, tokenMs: 10, text: 'Structured output.' }]),
-      messages: user('Hi'),
-    });
+    const { model, open } = gated(
+      scriptedModel([{ firstTokenMs: 100, tokenMs: 10, text: 'Structured output.' }]),
+    );
+    const handle = server.runtime.startRun({ runId: 'run-json', model, messages: user('Hi') });
     await handle.created;
     const tail = runCli(['tail', server.baseUrl, 'run-json', '--json', '--text'], { tty: true });
+    // The model answers once the tail has seen it wait (a slow start would join later).
+    await waitFor(() => expect(tail.stdout()).toContain('"activity":"waiting-for-model"'));
+    open();
     expect(await tail.exit).toBe(0);
     const records = tail.lines().map((line) => JSON.parse(line));
     const run = await server.store.getRun('run-json');

@@ -1,5 +1,6 @@
 import {
   type Activity,
+  countdownSeconds,
   defaultRunStatusLabels,
   describeActivity,
   type RunState,
@@ -221,11 +222,9 @@ function phaseAt(activity: Activity, view: RunStatusView): string | null {
   return view.since ?? null;
 }
 
-/** Whole seconds to a server timestamp on the estimated server clock, never below 0. */
+/** Whole seconds to a server timestamp on the estimated server clock (the client's one countdown), never below 0. */
 export function secondsUntil(at: string, clockOffsetMs: number | null, now: number): number {
-  const target = Date.parse(at);
-  if (Number.isNaN(target)) return 0;
-  return Math.max(0, Math.ceil((target - (now + (clockOffsetMs ?? 0))) / 1000));
+  return countdownSeconds(at, clockOffsetMs, now) ?? 0;
 }
 
 /** The tool calls waiting on an answer, while the run awaits approval. */

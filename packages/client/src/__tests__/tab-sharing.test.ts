@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import { defaultTabEnvironment } from '../tabs/tab-environment';
 import { shareTabs } from '../tabs/tab-shared-fetch';
@@ -116,5 +116,35 @@ describe('shareTabs: who shares, who keeps its own stream', () => {
     const server = countingServer();
     const client = createRunlightClient({ baseUrl: BASE, fetch: server.fetch });
     expect(client.requests.fetch).toBe(server.fetch);
+  });
+
+  it('a shared stream that sends nothing for 45 s (not even a ping) breaks off for every tab', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const server = countingServer();
+      const browser = new FakeBrowser();
+      const fetch = shareTabs({
+        baseUrl: BASE,
+        fetch: server.fetch,
+        environment: browser.open().environment,
+      });
+      const response = await watch(fetch, 'run-1').response;
+      const reader = response.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe(': open\n\n');
+      const next = reader.read();
+      await vi.advanceTimersByTimeAsync(44_999);
+      await settle();
+      let settled = false;
+      void next.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await settle();
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(next).rejects.toThrow(/not even a ping/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -17,6 +17,17 @@ export interface ClientHooks {
   readonly stores: Map<string, RunStore>;
   readonly now: () => number;
   added?: (store: RunStore) => void;
+  /**
+   * Told of each control request as the client sends it (`approvals` as the caller gave them),
+   * with the promise of its answer — so inspection sees what is sent without wrapping the
+   * client's methods (a method taken from the client before it was inspected is seen too).
+   */
+  sent?: (
+    runId: string,
+    kind: ControlRequest['kind'],
+    answer: Promise<unknown>,
+    approvals?: unknown,
+  ) => void;
 }
 
 /** By the client's `run` function: a client spread into another (multiplexed) keeps its own. */

@@ -1,9 +1,6 @@
-import type { RunlightClient } from '../create-runlight-client';
 import type { RunStore } from '../run-store';
 import { runLogOf } from '../run-store-log';
 import { type ClientHooks, type ControlRequest, clientHooks } from './client-hooks';
-
-type ControlMethods = Pick<RunlightClient, 'cancel' | 'answerApprovals'>;
 
 /** A control request this client sent (`cancel`, `answerApprovals`) and how it went. */
 export interface SentControlRequest extends ControlRequest {
@@ -31,24 +28,21 @@ export class ClientInspection {
   #version = 0;
 
   /**
-   * @internal Made by `inspectRunlightClient`: hooks into the client's store creation, and
-   * wraps its `cancel` and `answerApprovals` to see what is sent (the app's client object is
-   * the one wrapped: the client itself carries no tracking code).
+   * @internal Made by `inspectRunlightClient`: hooks into the client's store creation and its
+   * sending of control requests. The app's client object is left as it is: a `cancel` taken
+   * from it before the devtools came is seen as well.
    */
-  constructor(hooks: ClientHooks, client: Partial<ControlMethods>) {
+  constructor(hooks: ClientHooks) {
     this.#stores = hooks.stores;
     this.#now = hooks.now;
     hooks.added = (store) => this.#added(store);
-    const { cancel, answerApprovals } = client;
-    if (cancel !== undefined) {
-      client.cancel = (runId) => this.#track({ runId, kind: 'cancel' }, () => cancel(runId));
-    }
-    if (answerApprovals !== undefined) {
-      client.answerApprovals = (runId, approvals) =>
-        this.#track({ runId, kind: 'approvals', answers: approvals.length }, () =>
-          answerApprovals(runId, approvals),
-        );
-    }
+    hooks.sent = (runId, kind, answer, approvals) => {
+      const request: ControlRequest =
+        kind === 'cancel'
+          ? { runId, kind }
+          : { runId, kind, answers: Array.isArray(approvals) ? approvals.length : 0 };
+      this.#track(request, answer);
+    };
   }
 
   /** Changes whenever a store is added or a control request moves: for `useSyncExternalStore`. */
@@ -82,21 +76,20 @@ export class ClientInspection {
     this.#changed();
   }
 
-  async #track<T>(request: ControlRequest, send: () => Promise<T>): Promise<T> {
+  /** Notes the request as pending, then as the server answered; the caller keeps the answer. */
+  #track(request: ControlRequest, answer: Promise<unknown>): void {
     const sent: SentControlRequest = { ...request, sentAt: this.#now(), status: 'pending' };
     this.#put(sent, null);
-    try {
-      const result = await send();
-      this.#put({ ...sent, status: 'accepted' }, sent);
-      return result;
-    } catch (error) {
-      const kind = (error as { kind?: unknown } | null)?.kind;
-      this.#put(
-        { ...sent, status: 'failed', ...(typeof kind === 'string' ? { errorKind: kind } : {}) },
-        sent,
-      );
-      throw error;
-    }
+    answer.then(
+      () => this.#put({ ...sent, status: 'accepted' }, sent),
+      (error: unknown) => {
+        const kind = (error as { kind?: unknown } | null)?.kind;
+        this.#put(
+          { ...sent, status: 'failed', ...(typeof kind === 'string' ? { errorKind: kind } : {}) },
+          sent,
+        );
+      },
+    );
   }
 
   #put(next: SentControlRequest, replaces: SentControlRequest | null): void {
@@ -122,14 +115,12 @@ const inspections = new WeakMap<ClientHooks, ClientInspection>();
  * const inspection = inspectRunlightClient(client);
  * inspection?.record(); // every store keeps its durable log from now on
  */
-export function inspectRunlightClient(
-  client: { run: object } & Partial<ControlMethods>,
-): ClientInspection | null {
+export function inspectRunlightClient(client: { run: object }): ClientInspection | null {
   const hooks = clientHooks.get(client.run);
   if (hooks === undefined) return null;
   let inspection = inspections.get(hooks);
   if (inspection === undefined) {
-    inspection = new ClientInspection(hooks, client);
+    inspection = new ClientInspection(hooks);
     inspections.set(hooks, inspection);
   }
   return inspection;

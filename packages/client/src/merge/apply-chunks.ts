@@ -1,6 +1,5 @@
 import type { UIMessage, UIMessageChunk } from '@runlight/protocol';
 import { applyStructuralChunk } from './apply-structural-chunk';
-import { parsePartialJson } from './parse-partial-json';
 
 /*
  * The client's one chunk application: a durable `assistant-append` (`applyChunks`, from
@@ -10,7 +9,6 @@ import { parsePartialJson } from './parse-partial-json';
  */
 
 type Part = UIMessage['parts'][number];
-type AnyPart = Part & Record<string, unknown>;
 
 /** The incremental materialisation of one overlay (one shared `chunks` array). */
 export interface Work {
@@ -71,38 +69,51 @@ function lastStreaming(parts: Part[], type: 'text' | 'reasoning'): number | unde
   return undefined;
 }
 
-function findTool(parts: Part[], toolCallId: string): number | undefined {
-  for (let index = parts.length - 1; index >= 0; index--) {
-    if ((parts[index] as AnyPart).toolCallId === toolCallId) return index;
-  }
-  return undefined;
-}
+type TextPart = Extract<Part, { type: 'text' }>;
+type ReasoningPart = Extract<Part, { type: 'reasoning' }>;
+type TextLikePart = TextPart | ReasoningPart;
+type ProviderMetadata = TextPart['providerMetadata'];
 
-function streamed(work: Work, type: 'text' | 'reasoning', id: string): number {
+const isTextLike = (part: Part | undefined): part is TextLikePart =>
+  part?.type === 'text' || part?.type === 'reasoning';
+
+/**
+ * The part a text or reasoning chunk continues: the one its start opened, else the last one of
+ * its type still streaming (begun before the checkpoint this fold continues — where the SDK,
+ * whose state does not survive a checkpoint, would reject the chunk), else a new one: text is
+ * never dropped. Returns its index and the part.
+ */
+function streamed(work: Work, type: 'text' | 'reasoning', id: string): [number, TextLikePart] {
   const byId = type === 'text' ? work.textById : work.reasoningById;
   let index = byId.get(id) ?? lastStreaming(work.parts, type);
-  if (index === undefined) {
-    // A delta without its start (it came before the checkpoint we hold): never drop text.
-    index = work.parts.push(newStreamingPart(type, id)) - 1;
+  let part = index === undefined ? undefined : work.parts[index];
+  if (index === undefined || !isTextLike(part)) {
+    part = newStreamingPart(type, id, undefined);
+    index = work.parts.push(part) - 1;
   }
   byId.set(id, index);
-  return index;
+  return [index, part];
 }
 
-function newStreamingPart(type: 'text' | 'reasoning', id: string): Part {
+function newStreamingPart(
+  type: 'text' | 'reasoning',
+  id: string,
+  providerMetadata: ProviderMetadata,
+): TextLikePart {
+  const metadata = providerMetadata === undefined ? {} : { providerMetadata };
   return type === 'text'
-    ? { type: 'text', text: '', state: 'streaming' }
-    : { type: 'reasoning', id, text: '', state: 'streaming' };
+    ? { type: 'text', text: '', state: 'streaming', ...metadata }
+    : { type: 'reasoning', id, text: '', state: 'streaming', ...metadata };
 }
-
-type TextLikePart = Extract<Part, { type: 'text' | 'reasoning' }>;
 
 /**
  * A streaming part with `delta` appended, as a new object. The common shapes are built field by
- * field (V8 allocates those inline; a spread per delta was the cost of this selector).
+ * field (V8 allocates those inline; a spread per delta was the cost of this selector). A chunk's
+ * `providerMetadata` replaces the part's, as the SDK does.
  */
-function withText(part: TextLikePart, delta: string): Part {
+function withText(part: TextLikePart, delta: string, providerMetadata: ProviderMetadata): Part {
   const text = part.text + delta;
+  if (providerMetadata !== undefined) return { ...part, text, providerMetadata };
   const keys = Object.keys(part).length;
   if (part.type === 'text' && keys === 3 && part.state !== undefined) {
     return { type: 'text', text, state: part.state };
@@ -118,6 +129,19 @@ function withText(part: TextLikePart, delta: string): Part {
   return { ...part, text };
 }
 
+/** A text or reasoning part done: `citations` (text) and `providerMetadata` as the SDK sets them. */
+function ended(
+  part: TextLikePart,
+  chunk: Extract<UIMessageChunk, { type: 'text-end' | 'reasoning-end' }>,
+): Part {
+  const providerMetadata = chunk.providerMetadata ?? part.providerMetadata;
+  const metadata = providerMetadata === undefined ? {} : { providerMetadata };
+  if (part.type === 'reasoning') return { ...part, state: 'done', ...metadata };
+  const citations =
+    chunk.type === 'text-end' && chunk.citations != null ? { citations: chunk.citations } : {};
+  return { ...part, state: 'done', ...citations, ...metadata };
+}
+
 /** Applies one chunk to `work`, as the AI SDK's `readUIMessageStream` applies it. */
 export function applyChunk(work: Work, chunk: UIMessageChunk): void {
   const parts = work.parts;
@@ -130,50 +154,30 @@ export function applyChunk(work: Work, chunk: UIMessageChunk): void {
       parts.push({ type: 'step-start' });
       return;
     case 'text-start':
-    case 'reasoning-start': {
-      const type = chunk.type === 'text-start' ? 'text' : 'reasoning';
-      const byId = type === 'text' ? work.textById : work.reasoningById;
-      byId.set(chunk.id, parts.push(newStreamingPart(type, chunk.id)) - 1);
+      work.textById.set(
+        chunk.id,
+        parts.push(newStreamingPart('text', chunk.id, chunk.providerMetadata)) - 1,
+      );
       return;
-    }
+    case 'reasoning-start':
+      work.reasoningById.set(
+        chunk.id,
+        parts.push(newStreamingPart('reasoning', chunk.id, chunk.providerMetadata)) - 1,
+      );
+      return;
     case 'text-delta':
     case 'reasoning-delta': {
-      const index = streamed(work, chunk.type === 'text-delta' ? 'text' : 'reasoning', chunk.id);
-      parts[index] = withText(parts[index] as TextLikePart, chunk.delta);
+      const type = chunk.type === 'text-delta' ? 'text' : 'reasoning';
+      const [index, part] = streamed(work, type, chunk.id);
+      parts[index] = withText(part, chunk.delta, chunk.providerMetadata);
       return;
     }
     case 'text-end':
     case 'reasoning-end': {
-      const index = streamed(work, chunk.type === 'text-end' ? 'text' : 'reasoning', chunk.id);
-      parts[index] = { ...parts[index]!, state: 'done' } as Part;
-      (chunk.type === 'text-end' ? work.textById : work.reasoningById).delete(chunk.id);
-      return;
-    }
-    case 'tool-input-start': {
-      if (findTool(parts, chunk.toolCallId) !== undefined) return;
-      const identity = chunk.dynamic
-        ? { type: 'dynamic-tool', toolName: chunk.toolName }
-        : { type: `tool-${chunk.toolName}` };
-      parts.push({
-        ...identity,
-        toolCallId: chunk.toolCallId,
-        state: 'input-streaming',
-        input: undefined,
-        ...(chunk.title === undefined ? {} : { title: chunk.title }),
-        ...(chunk.providerExecuted === undefined
-          ? {}
-          : { providerExecuted: chunk.providerExecuted }),
-      } as Part);
-      return;
-    }
-    case 'tool-input-delta': {
-      const index = findTool(parts, chunk.toolCallId);
-      if (index === undefined) return;
-      const part = parts[index] as AnyPart;
-      if (part.state !== 'input-streaming') return;
-      const rawInput = `${typeof part.rawInput === 'string' ? part.rawInput : ''}${chunk.inputTextDelta}`;
-      const input = part.inputEncoding === 'text' ? rawInput : parsePartialJson(rawInput);
-      parts[index] = { ...part, rawInput, input } as Part;
+      const type = chunk.type === 'text-end' ? 'text' : 'reasoning';
+      const [index, part] = streamed(work, type, chunk.id);
+      parts[index] = ended(part, chunk);
+      (type === 'text' ? work.textById : work.reasoningById).delete(chunk.id);
       return;
     }
     case 'reset-step':

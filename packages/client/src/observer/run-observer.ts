@@ -35,8 +35,8 @@ export interface RunObserverOptions<T> {
 export class RunObserver<T> {
   readonly store: ObservedRunStore;
   readonly passive: boolean;
-  #select: (state: RunState) => T;
-  #isEqual: (a: T, b: T) => boolean;
+  #select!: (state: RunState) => T;
+  #isEqual!: (a: T, b: T) => boolean;
   #memo: { state: RunState; epoch: number; select: (state: RunState) => T; selection: T } | null =
     null;
   /** Bumped when a lease expires: the same state may select differently from then on. */
@@ -47,8 +47,7 @@ export class RunObserver<T> {
   constructor(store: ObservedRunStore, options: RunObserverOptions<T> & { passive?: boolean }) {
     this.store = store;
     this.passive = options.passive ?? false;
-    this.#select = options.select;
-    this.#isEqual = options.isEqual ?? Object.is;
+    this.setOptions(options);
   }
 
   /**
@@ -93,19 +92,20 @@ export class RunObserver<T> {
   };
 
   #attach(): () => void {
-    // One subscription to the store; the lease watch hears of changes through it.
-    const leaseListeners = new Set<() => void>();
-    const onChange = () => {
-      for (const each of [...leaseListeners]) each();
+    const { store } = this;
+    // One subscription to the store: the lease watch hears of changes through it (it
+    // subscribes once, with the function that reschedules its timer).
+    let reschedule = () => {};
+    const unsubscribe = (this.passive ? store.watch : store.subscribe)(() => {
+      reschedule();
       this.#changed();
-    };
-    const unsubscribe = this.passive ? this.store.watch(onChange) : this.store.subscribe(onChange);
+    });
     const stopLease = watchLeaseExpiry(
       {
-        getState: this.store.getState,
+        getState: store.getState,
         subscribe: (listener) => {
-          leaseListeners.add(listener);
-          return () => leaseListeners.delete(listener);
+          reschedule = listener;
+          return () => {};
         },
       },
       () => {

@@ -30,6 +30,12 @@ export type OpenRunStream = (cursor: string, signal: AbortSignal) => Promise<Res
 
 /** The stream's recent messages a joining watcher is served from, at most this many. */
 const LOG_LIMIT = 1_000;
+/**
+ * A stream that sends nothing, not even the server's heartbeat (15 s), this long is dead: it
+ * breaks off, and every watcher's store resumes (the stores' own stall timers would not help:
+ * each re-joins this hub, which would keep reading the dead stream).
+ */
+const STALL_MS = 45_000;
 
 /**
  * The one stream of one run on the leading tab, shared by every watcher of the run in every
@@ -141,16 +147,29 @@ export class RunHub {
         },
       });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let stall: ReturnType<typeof setTimeout> | undefined;
+      let stalled = false;
+      const watch = () => {
+        clearTimeout(stall);
+        stall = setTimeout(() => {
+          stalled = true;
+          reader.cancel().catch(() => {});
+        }, STALL_MS);
+      };
       try {
         for (;;) {
+          watch();
           const { done, value } = await reader.read();
           if (!current()) return;
+          if (stalled) throw new TypeError('network: the stream sent nothing, not even a ping');
           if (done) break;
           parser.feed(value);
         }
       } finally {
+        clearTimeout(stall);
         reader.cancel().catch(() => {});
       }
+      // The server ended it (the run's end, or a reset): each watcher's body ends the same way.
       this.#finish(upstream, undefined);
     } catch (error) {
       if (!current()) return;

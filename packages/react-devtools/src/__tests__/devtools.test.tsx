@@ -1,10 +1,17 @@
-import { createRunlightClient, inspectRunlightClient, runLogOf } from '@runlight/client';
+import {
+  createRunlightClient,
+  inspectRunlightClient,
+  type RunStore,
+  runLogOf,
+  selectActivity,
+} from '@runlight/client';
 import { act, render, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeRunServer } from '../../../react/src/__tests__/fake-run-server';
 import { RunlightDevtools as DevelopmentOnly } from '../index';
 import { RunlightDevtools } from '../production';
 import { runAsJson } from '../run/run-as-json';
+import { useWatchedRun } from '../run/use-watched-run';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const running = {
@@ -39,6 +46,11 @@ function setup() {
     headers: { authorization: SECRET },
   });
   return { server, client };
+}
+
+/** What the devtools show of a run, as they watch it. */
+function WatchedActivity({ store }: { store: RunStore }) {
+  return <p data-testid="kind">{selectActivity(useWatchedRun(store)).kind}</p>;
 }
 
 const shadowOf = (container: HTMLElement) =>
@@ -108,6 +120,65 @@ describe('RunlightDevtools', () => {
     off();
   });
 
+  it('watches a run passively: no connection opened, each change shown at once', async () => {
+    const { client, server } = setup();
+    const store = client.run('run-1');
+    await store.reload();
+    const { getByTestId } = render(<WatchedActivity store={store} />);
+    expect(getByTestId('kind').textContent).toBe('waiting-for-model');
+    await act(async () => {
+      store.applySnapshot({
+        ...running,
+        run: {
+          ...running.run,
+          revision: 4,
+          lastOperation: { ...running.run.lastOperation, phase: 'first-output', firstOutputAt: AT },
+        },
+        revision: 4,
+      });
+    });
+    expect(getByTestId('kind').textContent).toBe('streaming');
+    expect(server.requests.events).toBe(0);
+    expect(store.getState().connection).toBe('idle');
+  });
+
+  it('shows each change of a run at once, without polling', async () => {
+    const { client } = setup();
+    const store = client.run('run-1');
+    await store.reload();
+    const intervals = vi.spyOn(globalThis, 'setInterval');
+    const { container } = render(<RunlightDevtools client={client} initialIsOpen />);
+    await waitFor(
+      () =>
+        expect(shadowOf(container)?.querySelector('[data-fact="activity"]')?.textContent).toMatch(
+          /^waiting-for-model/,
+        ),
+      { timeout: 10_000 },
+    );
+    store.applySnapshot({
+      ...running,
+      run: {
+        ...running.run,
+        revision: 4,
+        lastOperation: { ...running.run.lastOperation, phase: 'first-output', firstOutputAt: AT },
+      },
+      revision: 4,
+    });
+    const shadow = shadowOf(container)!;
+    await waitFor(() =>
+      expect(shadow.querySelector('[data-fact="activity"]')?.textContent).toMatch(/^streaming/),
+    );
+    // The run list's entry reads the new activity as well (it was polled every 500 ms).
+    expect(shadow.querySelector('[data-testid="runlight-devtools-run"]')?.textContent).toBe(
+      'run-1Writing the answer',
+    );
+    // No poll of the store or the log (they ran every 250 and 500 ms); the elapsed clock ticks
+    // at 100 ms while a time runs, and `waitFor` retries every 50 ms.
+    const periods = intervals.mock.calls.map(([, ms]) => ms);
+    expect(periods.filter((ms) => ms !== 100 && ms !== 50)).toEqual([]);
+    intervals.mockRestore();
+  });
+
   it('records the control requests the client sent and how the server answered', async () => {
     const answers = [202, 409];
     const client = createRunlightClient({
@@ -129,6 +200,33 @@ describe('RunlightDevtools', () => {
     ).toEqual([
       { kind: 'cancel', status: 'accepted', errorKind: undefined },
       { kind: 'approvals', status: 'failed', errorKind: 'http' },
+    ]);
+  });
+
+  it('sees the requests of methods taken from the client before it was inspected, and leaves the client as it was', async () => {
+    const client = createRunlightClient({
+      baseUrl: 'http://x/api',
+      fetch: async () => new Response(null, { status: 202 }),
+    });
+    // As a binding or an app captures them at start, before the devtools mount.
+    const { cancel, answerApprovals } = client;
+    const inspection = inspectRunlightClient(client)!;
+    expect(client.cancel).toBe(cancel);
+    expect(client.answerApprovals).toBe(answerApprovals);
+    await cancel('run-1');
+    await answerApprovals('run-1', [
+      { approvalId: 'a1', approved: true },
+      { approvalId: 'a2', approved: false },
+    ]);
+    await expect(answerApprovals('run-1', [])).rejects.toThrow();
+    expect(
+      inspection
+        .controlRequests()
+        .map(({ kind, status, answers, errorKind }) => ({ kind, status, answers, errorKind })),
+    ).toEqual([
+      { kind: 'cancel', status: 'accepted', answers: undefined, errorKind: undefined },
+      { kind: 'approvals', status: 'accepted', answers: 2, errorKind: undefined },
+      { kind: 'approvals', status: 'failed', answers: 0, errorKind: 'invalid-request' },
     ]);
   });
 

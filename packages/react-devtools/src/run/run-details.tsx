@@ -1,10 +1,11 @@
 import { type ClientInspection, type RunStore, runLogOf } from '@runlight/client';
 import { RunTimeline } from '@runlight/react';
+import { useSyncExternalStore } from 'react';
 import { CopyRunButton } from './copy-run-button';
 import { EventLog } from './event-log';
 import { RunOverview } from './run-overview';
 import { TimeTravel } from './time-travel';
-import { usePolled } from './use-polled';
+import { useWatchedRun } from './use-watched-run';
 
 /** Everything about the selected run, section by section. */
 export function RunDetails({
@@ -17,9 +18,13 @@ export function RunDetails({
   recovers: boolean;
 }) {
   const log = runLogOf(store);
-  const state = usePolled(store.getState, [log.subscribe]);
-  const logState = usePolled(log.getState, [log.subscribe]);
-  const version = usePolled(inspection.getVersion, [inspection.subscribe]);
+  const state = useWatchedRun(store);
+  const logState = useSyncExternalStore(log.subscribe, log.getState, log.getState);
+  const version = useSyncExternalStore(
+    inspection.subscribe,
+    inspection.getVersion,
+    inspection.getVersion,
+  );
   const requests = inspection.controlRequests().filter((request) => request.runId === store.runId);
   return (
     <div

@@ -1,9 +1,9 @@
 import type { ClientInspection, RunStore } from '@runlight/client';
 import { selectActivity } from '@runlight/client';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { RunDetails } from '../run/run-details';
 import { activityText } from '../run/run-facts';
-import { usePolled } from '../run/use-polled';
+import { useWatchedRun } from '../run/use-watched-run';
 import type { DevtoolsPosition } from './devtools-props';
 
 export interface DevtoolsWindowProps {
@@ -22,7 +22,11 @@ export function DevtoolsWindow({
   recovers,
   onClose,
 }: DevtoolsWindowProps) {
-  const version = usePolled(inspection.getVersion, [inspection.subscribe]);
+  const version = useSyncExternalStore(
+    inspection.subscribe,
+    inspection.getVersion,
+    inspection.getVersion,
+  );
   const stores = inspection.stores();
   const [selected, setSelected] = useState<string | null>(null);
   const store = stores.find((candidate) => candidate.runId === selected) ?? stores.at(-1) ?? null;
@@ -95,7 +99,7 @@ function RunButton({
   recovers: boolean;
   onSelect: () => void;
 }) {
-  const state = usePolled(store.getState, [], 500);
+  const state = useWatchedRun(store);
   const label = activityText(selectActivity(state), recovers);
   return (
     <button

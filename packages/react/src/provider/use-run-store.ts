@@ -14,9 +14,10 @@ export function useRunStore(hook: string, runId: string): RunStore {
   const { client, queryClient } = useRunlight(hook);
   const store = client.run(runId);
   const state = store.getState();
+  // Looked up only while the store is empty: `seedRunStore` merges nothing into a held state.
   if (state.run === null && state.error === null) {
     const cached = queryClient.getQueryData<LoadedSnapshot>(runQueryKey(runId));
-    if (cached !== undefined) seedRunStore(store, cached);
+    if (cached) seedRunStore(store, cached);
   }
   return store;
 }

@@ -1,5 +1,5 @@
 import { RunObserver, type RunState, type RunStore } from '@runlight/client';
-import { useState, useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 
 /**
  * One `useSyncExternalStore` over the client's `RunObserver` (as `@tanstack/react-query`'s
@@ -12,13 +12,9 @@ export function useStoreSelector<T>(
   select: (state: RunState) => T,
   isEqual?: (a: T, b: T) => boolean,
 ): T {
-  const [observed, setObserved] = useState(() => new RunObserver(store, { select, isEqual }));
-  let observer = observed;
-  if (observer.store !== store) {
-    // Another run: a new observer, kept from this render on (React re-renders at once).
-    observer = new RunObserver(store, { select, isEqual });
-    setObserved(observer);
-  }
+  // One observer per store: its `subscribe` is stable however the selector changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the selector is handed over below.
+  const observer = useMemo(() => new RunObserver(store, { select, isEqual }), [store]);
   observer.setOptions({ select, isEqual });
   return useSyncExternalStore(observer.subscribe, observer.getSnapshot, observer.getSnapshot);
 }

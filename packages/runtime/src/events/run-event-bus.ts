@@ -1,5 +1,5 @@
 import type { RunEvent } from '@runlight/protocol';
-import type { RunEventSource } from './event-hub';
+import type { RunEventSource } from './run-event-source';
 
 /**
  * Where the runtime publishes every event of the runs it executes. The default is the

@@ -3,6 +3,7 @@ import type { AgentRuntimeStore } from '../store/agent-runtime-store';
 import type { OwnedRun } from '../store/owned-run';
 import type { RunMutationQueue } from '../store/run-mutation-queue';
 import type { RunTelemetry } from '../telemetry/run-telemetry';
+import type { ExecutionLog } from './execution-log';
 import type { ExecutionStop } from './lifecycle/execution-stop';
 import type { RuntimeLogEntry } from './run-options';
 import type { ToolErrorText } from './tools/tool-error-text';
@@ -27,12 +28,7 @@ export interface RunExecutionDeps {
   maxToolResultBytes: number;
 }
 
-/** Logs an entry of this execution's run; the real error text goes here and nowhere else. */
-export type ExecutionLog = (
-  level: RuntimeLogEntry['level'],
-  message: string,
-  error?: unknown,
-) => void;
+export type { ExecutionLog } from './execution-log';
 
 /** What every part of one execution shares: its run, its writer handle and how it stops. */
 export interface ExecutionContext {

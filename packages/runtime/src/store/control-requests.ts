@@ -1,8 +1,8 @@
 import { ApprovalAnswersSchema, TimestampSchema } from '@runlight/protocol';
 import { z } from 'zod';
 import { StoreRecordError } from '../errors/store-record-error';
+import { assertRunId } from './assert-run-id';
 import type { AgentRuntimeDriver, StoredControlRequest } from './driver/driver';
-import { assertRunId } from './run-id-guard';
 import type { StoreClock } from './store-clock';
 import { issuesOf } from './zod-issues';
 

@@ -1,14 +1,7 @@
-import { RunIdSchema } from '@runlight/protocol';
-import { InvalidRunIdError } from '../errors/invalid-run-id-error';
-import type { AgentRuntimeStore } from './agent-runtime-store';
+import type { AgentRuntimeStore } from './agent-runtime-store-api';
+import { assertRunId } from './assert-run-id';
 
-/** Throws `InvalidRunIdError` unless `runId` passes the protocol's `RunIdSchema`. */
-export function assertRunId(runId: unknown): asserts runId is string {
-  const parsed = RunIdSchema.safeParse(runId);
-  if (parsed.success) return;
-  const shown = typeof runId === 'string' ? runId.slice(0, 80) : String(runId);
-  throw new InvalidRunIdError(shown, parsed.error.issues[0]?.message ?? 'is invalid');
-}
+export { assertRunId } from './assert-run-id';
 
 /**
  * The store with every run id checked before the driver is called: an invalid one rejects with

@@ -1,9 +1,9 @@
 import { TimestampSchema, UIMessageSchema } from '@runlight/protocol';
 import { z } from 'zod';
 import { StoreRecordError } from '../errors/store-record-error';
+import { assertRunId } from './assert-run-id';
 import { assertChatId, ChatIdSchema } from './chat-id-guard';
 import type { AgentRuntimeDriver, StoredRunInput } from './driver/driver';
-import { assertRunId } from './run-id-guard';
 import type { StoreClock } from './store-clock';
 import { issuesOf } from './zod-issues';
 

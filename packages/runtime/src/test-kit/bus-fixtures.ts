@@ -1,6 +1,6 @@
 import type { RunDeltaEvent, RunEvent } from '@runlight/protocol';
-import { assistantMessage, modelRequest } from '@runlight/test-utils';
 import type { AgentRuntimeStore } from '../index';
+import { assistantMessage, modelRequest } from './kit-fixtures';
 
 /** A text delta of `runId` on `baseRevision`, its text `t<seq>` unless given. */
 export const busDelta = (

@@ -1,5 +1,5 @@
-import type { manualClock } from '@runlight/test-utils';
 import type { AgentRuntimeDriver, AgentRuntimeStore } from '../index';
+import type { manualClock } from './kit-fixtures';
 
 export interface ConformanceTarget {
   driver: AgentRuntimeDriver;

@@ -1,4 +1,3 @@
-import { assistantMessage, manualClock, modelRequest } from '@runlight/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type AgentRuntimeStore,
@@ -10,6 +9,7 @@ import {
 import { describeClockConformance } from './clock-conformance';
 import type { ConformanceContext, ConformanceTarget } from './conformance-context';
 import { describeControlRequestConformance } from './control-request-conformance';
+import { assistantMessage, manualClock, modelRequest } from './kit-fixtures';
 import { describeLeaseConformance } from './lease-conformance';
 import {
   describeEnvelopeConformance,

@@ -1,8 +1,13 @@
 /**
- * The workspace's test kit for drivers and runtimes (not published: `@runlight/runtime/test-kit`
- * resolves only under the workspace's `@runlight/source` condition). It lives in the runtime
- * package because it drives the runtime, so `@runlight/test-utils` (protocol fixtures, loopback
- * servers) depends on the protocol alone and no workspace package depends on itself in a cycle.
+ * `@runlight/runtime/test-kit`: the conformance suites a store driver or an event bus author
+ * runs under Vitest (a peer dependency) — `describeDriverConformance`, `describeBusConformance`,
+ * `describeRunRecovery` — with the fixtures they drive them with (`kit-fixtures.ts`; nothing
+ * from the workspace's private packages), and the loopback run server the workspace's client
+ * tests use. It lives in the runtime package because it drives the runtime.
+ *
+ * @example
+ * import { describeDriverConformance } from '@runlight/runtime/test-kit';
+ * describeDriverConformance('my driver', async () => ({ driver: myDriver(), corrupt, corruptEvent }));
  */
 export type {
   BusConformanceOptions,
@@ -15,6 +20,7 @@ export type { ConformanceContext, ConformanceTarget } from './conformance-contex
 export type { WriteCounts } from './counting-driver';
 export { countingDriver, measureLongAnswer, wordTokens } from './counting-driver';
 export { describeDriverConformance } from './driver-conformance';
+export { assistantMessage, listenOnLoopback, manualClock, modelRequest } from './kit-fixtures';
 export type { RecoveryTarget } from './recovery-conformance';
 export { describeRunRecovery } from './recovery-conformance';
 export type { RunServer, RunServerOptions } from './run-server';

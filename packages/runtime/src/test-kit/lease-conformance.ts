@@ -1,7 +1,7 @@
-import { assistantMessage, modelRequest } from '@runlight/test-utils';
 import { expect, it } from 'vitest';
 import { FencingError, InvalidTransitionError } from '../index';
 import type { ConformanceContext } from './conformance-context';
+import { assistantMessage, modelRequest } from './kit-fixtures';
 
 /** Leases: fencing after an expired lease, finding expired runs, concurrent takeovers, release. */
 export function describeLeaseConformance(ctx: ConformanceContext): void {

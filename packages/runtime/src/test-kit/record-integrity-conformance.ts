@@ -1,10 +1,10 @@
 import type { DurableRunEvent } from '@runlight/protocol';
-import { assistantMessage, modelRequest } from '@runlight/test-utils';
 import { expect, it } from 'vitest';
 import { createAgentRuntimeStore, StoreConflictError, StoreRecordError } from '../index';
 import type { StoredRunEvent } from '../store/log/evolve-run';
 import { isPackedEvent } from '../store/log/packed-event';
 import type { ConformanceContext } from './conformance-context';
+import { assistantMessage, modelRequest } from './kit-fixtures';
 
 /** A store never writes over what it cannot read: corrupt records and head events. */
 export function describeRecordIntegrityConformance(ctx: ConformanceContext): void {

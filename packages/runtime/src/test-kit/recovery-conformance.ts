@@ -1,5 +1,4 @@
 import type { AgentRun, DurableRunEvent, UIMessage } from '@runlight/protocol';
-import { manualClock, modelRequest } from '@runlight/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type AgentRuntimeDriver,
@@ -16,6 +15,7 @@ import {
 } from '../runner/checkpoints/abandoned-message';
 import { OwnedRun } from '../store/owned-run';
 import { scriptedModel } from '../testing/index';
+import { manualClock, modelRequest } from './kit-fixtures';
 
 export interface RecoveryTarget {
   /** A driver over fresh, empty storage. */

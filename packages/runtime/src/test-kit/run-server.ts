@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { listenOnLoopback } from '@runlight/test-utils';
 import { expect } from 'vitest';
 import {
   type AgentRuntime,
@@ -15,6 +14,7 @@ import {
   type RunHandlersOptions,
   toNodeListener,
 } from '../index';
+import { listenOnLoopback } from './kit-fixtures';
 
 /** The real runtime and `createRunHandlers` behind a real router on loopback. */
 export interface RunServer {

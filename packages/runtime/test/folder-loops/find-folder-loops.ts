@@ -15,13 +15,17 @@ export interface FolderLoop {
   imports: FolderImport[];
 }
 
-const SOURCE = /\.tsx?$/;
+/** TypeScript and the components of the Svelte and Vue bindings (their `<script>` imports). */
+const SOURCE = /\.(tsx?|svelte|vue)$/;
 const TEST = /\.test(-d)?\.tsx?$/;
 /** Static imports and re-exports (`import type` too: a type is a dependency), side-effect and dynamic imports. */
 const RELATIVE_IMPORT =
   /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*['"](\.{1,2}\/[^'"]*)['"]|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]*)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]*)['"]\s*\)/g;
 
-/** The source files (tests left out) of every `packages/<name>/src`, by path relative to `root`. */
+/**
+ * The source files (tests left out) of every `packages/<name>/src` — `.ts`, `.tsx`, `.svelte`,
+ * `.vue` — by path relative to `root`.
+ */
 export function readSources(root: string): Map<string, string> {
   const sources = new Map<string, string>();
   const walk = (folder: string) => {
@@ -43,7 +47,10 @@ export function readSources(root: string): Map<string, string> {
 }
 
 function stripComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return text
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
 }
 
 /** The folder a specifier names: a folder with an `index.ts`, else the folder of the file. */

@@ -31,3 +31,26 @@ export function deferred() {
   });
   return { promise, resolve, reject };
 }
+
+/**
+ * POSTs `body` as JSON the way a user's page would: a store outage (503) or a failed connection
+ * is retried every 500 ms, 20 times at most; resolves with the status that decided (0: none did).
+ */
+export async function postAsAUserWould(url: string, body: unknown): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      await response.body?.cancel();
+      // A store outage is a 503 the user may retry; every other answer decides.
+      if (response.status !== 503) return response.status;
+    } catch {
+      // The gateway's connection failed: a browser would retry.
+    }
+    await sleep(500);
+  }
+  return 0;
+}

@@ -2,7 +2,7 @@ import { isTerminalStatus, pendingApprovals, type RunSnapshot } from '@runlight/
 import type { ToolApprovalAnswer } from '../../runner/run-options';
 import type { ControlRequest } from '../../store/control-requests';
 import { jsonError } from '../json-error';
-import type { RunControlContext } from './run-control';
+import type { RunControlContext } from './run-control-context';
 
 const recorded = (runId: string) =>
   Response.json({ runId }, { status: 202, headers: { 'Cache-Control': 'no-store' } });

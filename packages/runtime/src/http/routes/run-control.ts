@@ -2,17 +2,12 @@ import { type AgentRun, safeParseApprovalsBody } from '@runlight/protocol';
 import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../../errors/runtime-closed-error';
 import type { RunHandle } from '../../runner/agent-runtime';
-import type { ToolApprovalAnswer } from '../../runner/run-options';
-import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import { jsonError } from '../json-error';
 import { readJsonBody } from './read-json-body';
 import { notAwaitingApproval, recordApprovals, recordCancel } from './record-control-request';
+import type { RunControlContext } from './run-control-context';
 
-/** What the run-control routes need from the runtime. */
-export interface RunControl {
-  cancelRun(runId: string): void;
-  resumeRun(options: { runId: string; approvals: readonly ToolApprovalAnswer[] }): RunHandle;
-}
+export type { RunControl, RunControlContext } from './run-control-context';
 
 /** Starts a run for `POST …/runs`; the app supplies model, messages and tools. */
 export type StartRun = (input: {
@@ -22,16 +17,6 @@ export type StartRun = (input: {
   /** The JSON body (validated by the app), `undefined` when empty. */
   body: unknown;
 }) => RunHandle | Response | Promise<RunHandle | Response>;
-
-export interface RunControlContext {
-  store: Pick<AgentRuntimeStore, 'getRun' | 'getSnapshot' | 'controlRequests' | 'now'>;
-  control: Partial<RunControl>;
-  maxBodyBytes: number;
-  /** A store or runtime failure (404 for an unknown run, else a generic 500). */
-  failure(error: unknown, runId: string): Response;
-  /** Where a started or resumed execution's failure goes once the response is sent. */
-  onError?: (error: unknown) => void;
-}
 
 /**
  * A failed execution the route answered for: its refusal was already the response; any other

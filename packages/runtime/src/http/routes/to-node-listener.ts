@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { INTERNAL_ERROR_MESSAGE, jsonError } from '../json-error';
 import { sseOutputOf } from '../streams/sse-output';
+import { nodeRequestBody } from './node-request-body';
 import { setRawRequestTarget } from './request-target';
 
 /** A Web-standard handler; `null` means "not mine" (see `createRunRouter`). */
@@ -16,12 +16,20 @@ export type NodeListener = (
 
 /**
  * A Web `Request` for a `node:http` request. `signal` should abort when the client goes away:
- * streaming handlers release their subscriptions on it.
+ * streaming handlers release their subscriptions on it. The body is read from the socket only
+ * as the handler reads it; what a handler leaves unread is drained (up to `maxDrainBytes`,
+ * default 64 MiB; past it the connection closes once `response` is sent), so an early answer —
+ * a `401` before the body, a `413` past its limit — reaches a client still sending
+ * (`nodeRequestBody`).
  *
  * @example
  * const request = createNodeRequest(req, abortController.signal);
  */
-export function createNodeRequest(incoming: IncomingMessage, signal?: AbortSignal): Request {
+export function createNodeRequest(
+  incoming: IncomingMessage,
+  signal?: AbortSignal,
+  options: { maxDrainBytes?: number; response?: ServerResponse } = {},
+): Request {
   const encrypted = (incoming.socket as { encrypted?: boolean }).encrypted === true;
   const host = incoming.headers.host ?? 'localhost';
   const url = new URL(incoming.url ?? '/', `${encrypted ? 'https' : 'http'}://${host}`);
@@ -37,9 +45,7 @@ export function createNodeRequest(incoming: IncomingMessage, signal?: AbortSigna
     method,
     headers,
     signal: signal ?? null,
-    ...(hasBody
-      ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' }
-      : {}),
+    ...(hasBody ? { body: nodeRequestBody(incoming, options), duplex: 'half' } : {}),
   } as RequestInit);
   // The URL parser resolved `..` segments; the router matches the path as it was sent.
   setRawRequestTarget(request, incoming.url ?? '/');
@@ -148,7 +154,9 @@ export function toNodeListener(
     // frame (and the Request and Response it would hold) per client.
     let answered: Promise<Response | null>;
     try {
-      answered = Promise.resolve(handler(createNodeRequest(incoming, abort.signal)));
+      answered = Promise.resolve(
+        handler(createNodeRequest(incoming, abort.signal, { response: target })),
+      );
     } catch (error) {
       answered = Promise.reject(error);
     }

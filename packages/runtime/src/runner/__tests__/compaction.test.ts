@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CallbackResultError } from '../../errors/callback-result-error';
+import type { RedactedError } from '../../log/redact-error';
 import { scriptedModel } from '../../testing/scripted-model';
 import type { CompactFunction } from '../run-options';
 import { harness, user } from './harness';
@@ -107,10 +108,14 @@ describe('compaction', () => {
         operationId: h.operations()[0]?.id,
       });
       expect(h.operations().map((operation) => operation.phase)).toEqual(['started', 'failed']);
-      const logged = h.logs.map((entry) => entry.error).find(CallbackResultError.isInstance);
+      // The log holds the error redacted (`redactError`): its kind and Runlight's own message,
+      // which names the callback and each issue's path.
+      const logged = h.logs
+        .map((entry) => entry.error as RedactedError | undefined)
+        .find((error) => error?.kind === new CallbackResultError('compact', []).kind);
       if (!logged) throw new Error('the invalid result was not logged as a CallbackResultError');
-      expect(logged.callback).toBe('compact');
-      expect(logged.issues.map((issue) => issue.path)).toContain(path);
+      expect(logged.message).toContain('The compact callback');
+      expect(logged.message).toContain(`${path}:`);
     },
   );
 });

@@ -2,8 +2,9 @@ import { isTerminalStatus, type UIMessage } from '@runlight/protocol';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { StaleControlRequest } from '../../store/control-requests';
 import type { RunMutationQueue } from '../../store/run-mutation-queue';
-import type { RunHandle } from '../agent-runtime-types';
+import type { RunHandle } from '../run-handle';
 import type { ResumeRunOptions, RunExecutionOptions, RuntimeLogEntry } from '../run-options';
+import type { AdoptionOutcome } from './adoption-outcome';
 import {
   type AppliedControlRequest,
   applyControlRequest,
@@ -18,21 +19,7 @@ export const ORPHAN_CLAIM_MS = 5_000;
 /** A pending request waits this long for the process that paused its run before recovery adopts it. */
 export const DEFAULT_ADOPT_AFTER_MS = 2_000;
 
-/** How adopting one orphaned request went. */
-export interface AdoptionOutcome {
-  runId: string;
-  requestId: string;
-  kind: StaleControlRequest['kind'];
-  /**
-   * - `applied` — claimed here and applied: the cancel ends the run, the answers resume it in
-   *   this process with what `resolveRun` returned;
-   * - `refused` — claimed, but it can never apply (the run waits for other approvals);
-   * - `ended` — claimed; `resolveRun` had nothing to continue the run with: ended `ownership_lost`;
-   * - `deferred` — claimed; `resolveRun` threw: it is claimed again later;
-   * - `skipped` — another process claimed it first, or the run is leased again.
-   */
-  result: 'applied' | 'refused' | 'ended' | 'deferred' | 'skipped';
-}
+export type { AdoptionOutcome } from './adoption-outcome';
 
 export interface AdoptDeps {
   store: AgentRuntimeStore;

@@ -1,6 +1,6 @@
 import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import type { ControlRequest } from '../../store/control-requests';
-import type { RunHandle } from '../agent-runtime-types';
+import type { RunHandle } from '../run-handle';
 import type { ResumeRunOptions, RuntimeLogEntry } from '../run-options';
 import { NotPausedHereError } from './approval-answers';
 

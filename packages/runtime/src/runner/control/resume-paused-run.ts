@@ -3,7 +3,7 @@ import { convertToModelMessages } from 'ai';
 import { InvalidTransitionError } from '../../errors/invalid-transition-error';
 import { RuntimeClosedError } from '../../errors/runtime-closed-error';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
-import { type RunHandle, refused } from '../agent-runtime-types';
+import { type RunHandle, refused } from '../run-handle';
 import type { ResumeRunOptions, RunExecutionOptions } from '../run-options';
 import {
   ApprovalRefusedError,

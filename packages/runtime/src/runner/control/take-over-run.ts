@@ -12,7 +12,7 @@ import { OwnedRun } from '../../store/owned-run';
 import { closeAbandonedParts } from '../checkpoints/abandoned-message';
 import type { RunExecutionDeps } from '../execution-context';
 import type { RunExecutionOptions } from '../run-options';
-import type { AdoptionOutcome } from './adopt-orphaned-requests';
+import type { AdoptionOutcome } from './adoption-outcome';
 
 /** What `resolveRun` is told about the run it is asked to continue. */
 export interface ResolveRunContext {

@@ -3,8 +3,8 @@ import { FencingError } from '../../errors/fencing-error';
 import { StoreConflictError } from '../../errors/store-conflict-error';
 import { StoreRecordError } from '../../errors/store-record-error';
 import { StoreUnavailableError } from '../../errors/store-unavailable-error';
-import type { ExecutionLog } from '../execution-context';
-import { isShutdownAbort } from './shutdown';
+import type { ExecutionLog } from '../execution-log';
+import { isShutdownAbort } from './shutdown-abort';
 
 /** Thrown into the SDK when the run must not go on (its failure is already recorded). */
 export class RunStoppedError extends Error {

@@ -3,6 +3,7 @@ import { FencingError } from '../../errors/fencing-error';
 import type { AgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { ExecutionContext } from '../execution-context';
 import type { RuntimeLogEntry } from '../run-options';
+import { ShutdownAbort } from './shutdown-abort';
 
 /** How long `runtime.close()` waits for in-flight executions to hand off before forcing it. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
@@ -16,21 +17,7 @@ export interface CloseOptions {
   timeoutMs?: number;
 }
 
-/**
- * The abort reason of a graceful shutdown: not a cancel. The execution stops its model stream,
- * checkpoints its text, ends its in-flight operation and hands its lease off; the run stays
- * `running` for another runner's recovery to continue.
- */
-export class ShutdownAbort extends Error {
-  override readonly name = 'ShutdownAbort';
-  constructor() {
-    super('the runtime is shutting down');
-  }
-}
-
-export function isShutdownAbort(reason: unknown): reason is ShutdownAbort {
-  return reason instanceof ShutdownAbort;
-}
+export { isShutdownAbort, ShutdownAbort } from './shutdown-abort';
 
 /**
  * The end of an execution stopped by a shutdown: its lease expires now (`lease-handed-off`),

@@ -1,0 +1,153 @@
+import { performance } from 'node:perf_hooks';
+import type { RunEventSourceHealth } from '@runlight/runtime';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRedisEventBus, RedisBusOutageError, type RedisEventBus } from '../index';
+import { delta, follow, startRun } from './bus-fixtures';
+import { openPostgresStore, postgresUnavailable } from './postgres-store';
+import { adminClient, freshPrefix, ownRedisUnavailable, startOwnRedis } from './redis-test-server';
+
+/** The outage reports of a bus (`RedisBusOutageError`s), in order. */
+const outages = (errors: unknown[]) => errors.filter(RedisBusOutageError.isInstance);
+/** What started each outage, for a failure's message. */
+const causes = (errors: unknown[]) =>
+  outages(errors).map((error) => `${error.phase}: ${String(error.cause ?? '')}`);
+
+/**
+ * Readiness that follows Redis, with the bus's defaults (a 5 s `XREAD BLOCK`): an idle runner
+ * follows no run stream, so before the reader's first read after a loss stopped blocking, its
+ * health turned live only when a 5 s block over streams nobody writes expired.
+ */
+describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
+  `bus health follows Redis, whatever streams a process follows (a redis-server of its own${ownRedisUnavailable ? `; not run: ${ownRedisUnavailable}` : ''})`,
+  () => {
+    let database: Awaited<ReturnType<typeof openPostgresStore>>;
+    let redis: Awaited<ReturnType<typeof startOwnRedis>>;
+    const prefix = freshPrefix();
+    const closing: (() => Promise<void>)[] = [];
+    beforeAll(async () => {
+      database = await openPostgresStore();
+      redis = await startOwnRedis();
+    });
+    afterEach(async () => {
+      for (const close of closing.splice(0).reverse()) await close();
+    });
+    afterAll(async () => {
+      await redis?.stop();
+      await database?.close();
+    });
+
+    /** A bus on the defaults; each health change stamped with the monotonic clock. */
+    const openBus = async (name: string) => {
+      const errors: unknown[] = [];
+      const healths: { health: RunEventSourceHealth; at: number }[] = [];
+      const bus = await createRedisEventBus({
+        url: redis.url,
+        clientOptions: { name },
+        store: database.store,
+        keyPrefix: prefix,
+        onError: (error) => errors.push(error),
+      });
+      bus.onHealthChange((health) => healths.push({ health, at: performance.now() }));
+      closing.push(() => bus.close());
+      return Object.assign(bus, { errors, healths }) as RedisEventBus & {
+        errors: unknown[];
+        healths: { health: RunEventSourceHealth; at: number }[];
+      };
+    };
+
+    /** How many `XREAD`s the server answered so far. */
+    const xreadCalls = async () => {
+      const admin = await adminClient(redis.url);
+      try {
+        const stats = String(await admin.client.sendCommand(['INFO', 'commandstats']));
+        return Number(/cmdstat_xread:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+      } finally {
+        await admin.close();
+      }
+    };
+
+    it('a CLIENT KILL of an idle runner’s connections: live again within a second, the blip reported as one', async () => {
+      const runner = await openBus('rl-blip-runner');
+      const admin = await adminClient(redis.url);
+      let killedAt: number;
+      try {
+        const clients = String(await admin.client.sendCommand(['CLIENT', 'LIST']));
+        const ids = [...clients.matchAll(/id=(\d+) [^\n]* name=rl-blip-runner /g)].map(
+          (m) => m[1]!,
+        );
+        expect(ids).toHaveLength(2);
+        killedAt = performance.now();
+        for (const id of ids) await admin.client.sendCommand(['CLIENT', 'KILL', 'ID', id]);
+      } finally {
+        await admin.close();
+      }
+      // Redis answers throughout: the runner hears again as soon as it has reconnected.
+      await vi.waitFor(
+        () =>
+          expect(
+            outages(runner.errors)
+              .slice(0, 2)
+              .map((e) => e.phase),
+            causes(runner.errors).join('; '),
+          ).toEqual(['started', 'ended']),
+        { timeout: 20_000, interval: 20 },
+      );
+      expect(runner.healths.slice(0, 2).map((change) => change.health)).toEqual(['deaf', 'live']);
+      const [deaf, live] = runner.healths;
+      expect(deaf!.at).toBeGreaterThanOrEqual(killedAt);
+      // Deaf for a reconnect (50 ms, doubling, capped at 1 s), not for a 5 s block.
+      expect(live!.at - deaf!.at).toBeLessThan(1_000);
+      const ended = outages(runner.errors)[1]!;
+      expect(ended.durationMs).toBeLessThan(1_000);
+      // Nothing after the blip: an idle runner's empty 5 s reads are no outage (node-redis's own
+      // 5 s command timeout raced them). Waits for two reads after the one that heard again:
+      // the first blocking read's empty reply came back.
+      const reads = await xreadCalls();
+      await vi.waitFor(async () => expect(await xreadCalls()).toBeGreaterThanOrEqual(reads + 2), {
+        timeout: 30_000,
+        interval: 200,
+      });
+      expect(outages(runner.errors), causes(runner.errors).join('; ')).toHaveLength(2);
+    });
+
+    it('a 12 s outage: reported as long as it was (±1 s); every delta sent meanwhile delivered, in order', async () => {
+      const runner = await openBus('rl-outage-runner');
+      const gateway = await openBus('rl-outage-gateway');
+      const run = await startRun(database.store);
+      const watched = follow(gateway, run.runId);
+      runner.publish(delta(run.runId, 0, 1));
+      await vi.waitFor(() => expect(watched.seen).toEqual(['d0.1']));
+
+      const stoppedAt = performance.now();
+      await redis.stop();
+      await vi.waitFor(() => expect(runner.health()).toBe('deaf'), { timeout: 20_000 });
+      // Deltas throughout the outage: one every 100 ms, as a streaming runner sends them.
+      let seq = 1;
+      const sending = setInterval(() => runner.publish(delta(run.runId, 0, ++seq)), 100);
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      clearInterval(sending);
+      await redis.start();
+      const backAt = performance.now();
+      await vi.waitFor(
+        () => expect(outages(runner.errors).map((e) => e.phase)).toEqual(['started', 'ended']),
+        { timeout: 20_000, interval: 20 },
+      );
+      const observedMs = backAt - stoppedAt;
+      const reported = outages(runner.errors)[1]!;
+      expect(Math.abs(reported.durationMs! - observedMs)).toBeLessThanOrEqual(1_000);
+      const live = runner.healths.at(-1)!;
+      expect(live.health).toBe('live');
+      expect(live.at - backAt).toBeLessThan(1_000);
+
+      // Every delta sent while Redis was down was queued (within `maxQueuedMs`, 60 s, and
+      // `maxQueuedCommands`) and arrives once it is back, in order: none dropped.
+      const labels = Array.from({ length: seq }, (_, index) => `d0.${index + 1}`);
+      const deltas = () => watched.seen.filter((label) => label.startsWith('d'));
+      await vi.waitFor(() => expect(deltas()).toEqual(labels), { timeout: 20_000, interval: 50 });
+      expect(reported.droppedDeltas).toBe(0);
+      console.info(
+        `12 s outage: ${seq - 1} deltas sent while down, ${deltas().length - 1} delivered, ${reported.droppedDeltas} dropped; reported ${Math.round(reported.durationMs!)} ms, observed ${Math.round(observedMs)} ms`,
+      );
+    }, 120_000);
+  },
+);
