@@ -41,6 +41,7 @@ import { checkInstallLines } from './check-install-lines';
 import { checkSvelteConsumer } from './check-svelte-consumer';
 import { checkVueConsumer } from './check-vue-consumer';
 import { CONSUMER_DEPENDENCIES, PUBLISHED } from './consumer-packages';
+import { checkDocumentedSizes, reactPageSizes } from './documented-sizes';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEMPLATES = join(ROOT, 'scripts', 'consumers');
@@ -346,6 +347,7 @@ if (wants('bundle')) {
     const cwd = await copyTemplate('bundle-size');
     const { stdout } = await sh(process.execPath, ['measure.mjs'], cwd);
     process.stdout.write(stdout);
+    await checkDocumentedSizes(ROOT, cwd, reactPageSizes);
   });
 }
 if (wants('svelte')) await checkSvelteConsumer(ROOT, tarballs);

@@ -19,6 +19,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sh, step } from '../steps';
+import { checkDocumentedSizes, sveltePageSizes } from './documented-sizes';
 
 /** What the scratch Svelte app installs beside the Runlight tarballs. */
 const SVELTE_CONSUMER_DEPENDENCIES: Record<string, string> = {
@@ -155,5 +156,6 @@ export async function checkSvelteConsumer(
   await step('Svelte: bundle size, what one RunStatus adds to a Svelte page', async () => {
     const { stdout } = await sh(process.execPath, ['measure.mjs'], scratch);
     process.stdout.write(stdout);
+    await checkDocumentedSizes(root, scratch, sveltePageSizes);
   });
 }

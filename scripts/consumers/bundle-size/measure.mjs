@@ -21,9 +21,12 @@ import { build } from 'vite';
  * the client (25.2 KB then). Two fifths of it is zod and the protocol's schemas, which validate
  * every snapshot and event the page receives. Plus 3.2 KB since issue 48: tabs share one
  * event stream (`@runlight/client` `src/tabs/`, on by default — the seventh tab of a profile
- * loads at all), measured as the client bundle with and without it (esbuild, minified).
+ * loads at all), measured as the client bundle with and without it (esbuild, minified). Plus
+ * 0.25 KB since issue 45: the planned hand-off as a fact the client validates (`RunHandOffSchema`
+ * on the run and its status events), the `handing-off` activity and its words — the page
+ * measured 29,460 B then, 20 B over the 28.75 KB before.
  */
-const BUDGET = 28.75 * 1024;
+const BUDGET = 29 * 1024;
 /** What `<RunlightDevtools />` may add to a production build, gzip: a component that renders nothing. */
 const DEVTOOLS_OFF_BUDGET = 128;
 
