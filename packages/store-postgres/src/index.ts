@@ -1,6 +1,7 @@
 export { ListenTimeoutError } from './listen-timeout-error';
 export type { PostgresSchemaOptions, RunlightTables } from './migrate';
 export { DEFAULT_SCHEMA, migrate, runlightTables } from './migrate';
+export type { PgliteLike, PgliteQueryable } from './pglite-like';
 export type { PostgresDriverOptions } from './postgres-driver';
 export { createPostgresDriver } from './postgres-driver';
 export type { PostgresEventBus, PostgresEventBusOptions } from './postgres-event-bus';

@@ -1,13 +1,13 @@
-import type { PGliteInterface } from '@electric-sql/pglite';
 import type { RunEventBus, RunEventSourceHealth } from '@runlight/runtime';
 import type { Pool } from 'pg';
 import type { PostgresSchemaOptions } from './migrate';
+import type { PgliteLike } from './pglite-like';
 
 export interface PostgresEventBusOptions extends PostgresSchemaOptions {
   /** A node-postgres pool: one connection stays checked out for LISTEN. */
   pool?: Pool;
   /** Or a PGlite instance (one process; several buses may share it). */
-  pglite?: PGliteInterface;
+  pglite?: PgliteLike;
   /** The NOTIFY channel, a lower-case identifier. Default `runlight_events`. */
   channel?: string;
   /** Names this instance in its notifications, so it ignores its own. Default a random UUID. */

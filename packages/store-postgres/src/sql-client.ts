@@ -1,6 +1,6 @@
-import type { PGliteInterface } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { isConnectionLost, isReadOnlyStatement } from './connection-lost';
+import type { PgliteLike, PgliteQueryable } from './pglite-like';
 
 /** One statement: `name` lets node-postgres prepare it once per connection. */
 export interface SqlStatement {
@@ -52,16 +52,16 @@ export interface ListenHandle {
 export const LIVENESS_PROBE_SQL = 'SELECT pg_notify($1, $2) AS runlight_liveness';
 
 /** A node-postgres `Pool` or a PGlite instance (`PGlite`, `PGliteWorker`). */
-export type PostgresClient = Pool | PGliteInterface;
+export type PostgresClient = Pool | PgliteLike;
 
-function isPglite(client: PostgresClient): client is PGliteInterface {
+function isPglite(client: PostgresClient): client is PgliteLike {
   // Duck-typed rather than `instanceof`, so two copies of either package both work.
-  return typeof (client as PGliteInterface).exec === 'function' && 'closed' in client;
+  return typeof (client as PgliteLike).exec === 'function' && 'closed' in client;
 }
 
-function fromPglite(db: PGliteInterface): SqlClient {
+function fromPglite(db: PgliteLike): SqlClient {
   const queryOn =
-    (target: Pick<PGliteInterface, 'query'>) =>
+    (target: PgliteQueryable) =>
     async <Row extends object>({ text, values }: SqlStatement) =>
       (await target.query<Row>(text, values ? [...values] : undefined)).rows;
   return {
