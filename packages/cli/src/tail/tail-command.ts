@@ -102,10 +102,26 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
           : `${secondsUntil(last.retryAt, state.clockOffsetMs, Date.now())} s`;
       out.footer(`${style.paint(activityColour(last.activity), '…')} ${style.paint('dim', time)}`);
     };
+    /** Says once when the server cannot be reached (or the CLI gives it up), and when it answers again. */
+    const sayContact = (state: RunState, givenUp = false) => {
+      const unreachable =
+        givenUp ||
+        (contact.lost &&
+          state.run !== null &&
+          (state.connection === 'unreachable' || state.connection === 'offline'));
+      if (unreachable === unreachableSaid || (!unreachable && contact.lost)) return;
+      unreachableSaid = unreachable;
+      const serverNow = new Date(Date.now() + (state.clockOffsetMs ?? 0)).toISOString();
+      emit(tracker.connection(unreachable ? 'unreachable' : 'reachable', serverNow));
+    };
     const check = (state: RunState) => {
       if (done) return;
       const failure = unreadable(state, contact.outOfContactMs(), options.waitMs);
       if (failure !== null) {
+        // Given up on a server that stopped answering: the last known fact stays the line
+        // above, and that the server is gone is a line of its own, whichever came first — the
+        // client's `unreachable` or `--wait`.
+        if (failure === 'unavailable' && state.run !== null) sayContact(state, true);
         const exitCode = EXIT_CODES.unreadable;
         const text = unreadableText(failure, state);
         emit({ type: 'error', runId, reason: failure, text, exitCode });
@@ -125,14 +141,6 @@ export function tailCommand(options: CommandOptions, io: CliIo): Promise<number>
     };
     if (io.signal?.aborted) return finish(EXIT_CODES.interrupted);
     io.signal?.addEventListener('abort', interrupt, { once: true });
-    /** Says once when the client gives the server up as offline, and when it answers again. */
-    const sayContact = (state: RunState) => {
-      const unreachable = contact.lost && state.run !== null && state.connection === 'offline';
-      if (unreachable === unreachableSaid || (!unreachable && contact.lost)) return;
-      unreachableSaid = unreachable;
-      const serverNow = new Date(Date.now() + (state.clockOffsetMs ?? 0)).toISOString();
-      emit(tracker.connection(unreachable ? 'unreachable' : 'reachable', serverNow));
-    };
     stop = followRun(store, (steps, committed) => {
       if (done) return;
       contact.observe(committed);
