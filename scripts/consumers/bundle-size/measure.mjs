@@ -24,9 +24,12 @@ import { build } from 'vite';
  * loads at all), measured as the client bundle with and without it (esbuild, minified). Plus
  * 0.25 KB since issue 45: the planned hand-off as a fact the client validates (`RunHandOffSchema`
  * on the run and its status events), the `handing-off` activity and its words — the page
- * measured 29,460 B then, 20 B over the 28.75 KB before.
+ * measured 29,460 B then, 20 B over the 28.75 KB before. Plus 1.9 KB since the observer, the
+ * unreachable / waiting / unknown-run connection states and their timeouts, the controls' state
+ * and the sent-request hook landed together (issues 45, 47, 48): 30.2 KB measured. Issue 51's
+ * goal (≤ 20 KB) is open; this is a ceiling against regressions, not the goal.
  */
-const BUDGET = 29 * 1024;
+const BUDGET = 31 * 1024;
 /** What `<RunlightDevtools />` may add to a production build, gzip: a component that renders nothing. */
 const DEVTOOLS_OFF_BUDGET = 128;
 

@@ -19,8 +19,12 @@ import { gzipSync } from 'node:zlib';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { build } from 'vite';
 
-/** What one RunStatus (client included) may add to a Svelte page, gzip. */
-const BUDGET = 34 * 1024;
+/**
+ * What one RunStatus (client included) may add to a Svelte page, gzip: a ceiling against
+ * regressions (36.5 KB measured once tab sharing, the observer and the unreachable state landed
+ * in the client; issue 51's goal, ≤ 22 KB, is open).
+ */
+const BUDGET = 37 * 1024;
 /** What the binding (provider, runes, RunStatus, its labels) may add over the client, gzip. */
 const BINDING_BUDGET = 15 * 1024;
 
