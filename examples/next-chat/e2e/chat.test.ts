@@ -190,6 +190,9 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     });
     await page.goto(server.url);
     await page.locator('[data-chat="ready"]').waitFor();
+    // The chat is shared with the tests before: a run of theirs still settling resumes here
+    // first, and Send is taken only once the chat is ready again.
+    await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 15_000 });
     await page.getByLabel('Message').fill('Count to a hundred and fifty');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.locator('[data-chat-status="submitted"]').waitFor({ timeout: 15_000 });
