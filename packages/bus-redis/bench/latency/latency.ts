@@ -15,13 +15,13 @@
  * Prints per bus and round: deltas received of expected, p50 / p90 / p99 / max in ms, and the
  * 1-minute load average (a figure from a loaded machine says so).
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@runlight/store-postgres';
 import pg from 'pg';
 import { createClient } from 'redis';
+import { forkBenchChild } from '../bench-child';
 import { SseWatchers } from '../relay/sse-watchers';
 import type { LatencyChildConfig, ToLatencyChild } from './latency-child';
 
@@ -44,38 +44,10 @@ const TAG = randomBytes(3).toString('hex');
 const SCHEMA = `rl_bench_latency_${TAG}`;
 const KEY_PREFIX = `rl:bench:latency:${TAG}:`;
 
-interface Child {
-  process: ChildProcess;
-  ask<T>(message: ToLatencyChild, reply: string): Promise<T>;
-}
-
-function spawnChild(config: LatencyChildConfig): Promise<Child & { origin?: string }> {
-  const child = fork(CHILD, [JSON.stringify(config)], {
+const spawnChild = (config: LatencyChildConfig) =>
+  forkBenchChild<ToLatencyChild, { origin?: string }>(CHILD, config, {
     env: { ...process.env, DATABASE_URL: PG_URL },
-    execArgv: ['--import', 'tsx', '--conditions=@runlight/source'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const waiting = new Map<string, (message: unknown) => void>();
-  child.on('message', (message: { type: string }) => {
-    waiting.get(message.type)?.(message);
-    waiting.delete(message.type);
-  });
-  const next = <T>(type: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`${config.role} exited (${code})`));
-      child.once('exit', onExit);
-      waiting.set(type, (message) => {
-        child.off('exit', onExit);
-        resolve(message as T);
-      });
-    });
-  const ask = <T>(message: ToLatencyChild, reply: string) => {
-    const answer = next<T>(reply);
-    child.send(message);
-    return answer;
-  };
-  return next<{ origin?: string }>('ready').then(({ origin }) => ({ process: child, ask, origin }));
-}
 
 const quantile = (sorted: readonly number[], q: number) =>
   sorted.length === 0

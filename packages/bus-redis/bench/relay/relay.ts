@@ -20,13 +20,13 @@
  * of published deltas × clients that arrived (the lower side's), the 1-minute load average.
  * `RELAY_CPU_PROF=<dir>` writes a `--cpu-prof` profile of every child.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@runlight/store-postgres';
 import pg from 'pg';
 import { createClient } from 'redis';
+import { type BenchChild, forkBenchChild } from '../bench-child';
 import type { BusKind } from '../bus/open-bus';
 import type {
   Counted,
@@ -56,44 +56,14 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TAG = randomBytes(3).toString('hex');
 const REDIS_PREFIX = `${process.env.RUNLIGHT_BENCH_REDIS_PREFIX ?? 'rl:bench:'}${TAG}:`;
 
-interface Child {
-  process: ChildProcess;
-  ask<T>(message: ToRelayChild, reply: string): Promise<T>;
-}
+type Child = BenchChild<ToRelayChild>;
 
-function spawnChild(config: RelayChildConfig): Promise<Child> {
-  const child = fork(CHILD, [JSON.stringify(config)], {
-    execArgv: [
-      '--import',
-      'tsx',
-      '--conditions=@runlight/source',
-      ...(process.env.RELAY_CPU_PROF
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RELAY_CPU_PROF}`]
-        : []),
-    ],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+const spawnChild = (config: RelayChildConfig): Promise<Child> =>
+  forkBenchChild<ToRelayChild>(CHILD, config, {
+    execArgv: process.env.RELAY_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RELAY_CPU_PROF}`]
+      : [],
   });
-  const waiting = new Map<string, (message: unknown) => void>();
-  child.on('message', (message: { type: string }) => {
-    waiting.get(message.type)?.(message);
-    waiting.delete(message.type);
-  });
-  const next = <T>(type: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`${config.role} exited (${code})`));
-      child.once('exit', onExit);
-      waiting.set(type, (message) => {
-        child.off('exit', onExit);
-        resolve(message as T);
-      });
-    });
-  const ask = <T>(message: ToRelayChild, reply: string) => {
-    const answer = next<T>(reply);
-    child.send(message);
-    return answer;
-  };
-  return next('ready').then(() => ({ process: child, ask }));
-}
 
 interface Fleet {
   name: string;
