@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { RuntimeLogEntry } from '@runlight/runtime';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDER_SECRET } from '../server/demo-models';
 import { type DemoServer, startDemoServer } from '../server/start-demo-server';
@@ -111,12 +111,25 @@ describe('the playground in a real browser', () => {
     await playground.waitForActivity('completed');
     const uninterrupted = await playground.messageText();
 
+    // The same answer, slowly enough that both drops land mid-answer on a loaded machine: each
+    // drop waits for the stream to break off and for the resumed stream to deliver text again.
+    server.demo.updateSettings({ tokenMs: 400 });
     await playground.start('quick-answer');
     await playground.waitForActivity('streaming');
-    await playground.page.getByTestId('drop-connection').click();
-    await playground.page.waitForTimeout(700);
-    await playground.page.getByTestId('drop-connection').click();
-    await playground.waitForActivity('completed');
+    for (let drop = 1; drop <= 2; drop++) {
+      await playground.page.getByTestId('drop-connection').click();
+      await waitForText(playground.page, 'event-log', 'stream broke off', drop);
+      const before = await playground.page.evaluate(messageLength);
+      await playground.page.waitForFunction(
+        (length) =>
+          [...document.querySelectorAll('[data-testid="message-text"]')]
+            .map((part) => part.textContent ?? '')
+            .join('').length > length,
+        before,
+        { timeout: 30_000, polling: 20 },
+      );
+    }
+    await playground.waitForActivity('completed', 60_000);
     expect(await playground.messageText()).toBe(uninterrupted);
     const log = await playground.page.getByTestId('event-log').textContent();
     expect(log).toMatch(/server dropped 1 connection/);
@@ -297,3 +310,21 @@ describe('the playground in a real browser', () => {
     playground.page.off('request', onRequest);
   });
 });
+
+/** Waits until the element's text holds `needle` at least `times` times. */
+async function waitForText(page: Page, testId: string, needle: string, times: number) {
+  await page.waitForFunction(
+    ([id, text, count]) =>
+      (document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '').split(text).length - 1 >=
+      count,
+    [testId, needle, times] as const,
+    { timeout: 30_000, polling: 20 },
+  );
+}
+
+/** How many characters of the assistant's message the page shows (runs in the page). */
+function messageLength(): number {
+  return [...document.querySelectorAll('[data-testid="message-text"]')]
+    .map((part) => part.textContent ?? '')
+    .join('').length;
+}
