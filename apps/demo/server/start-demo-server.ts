@@ -199,7 +199,13 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
           clearScreen: false,
           server:
             options.watch === false
-              ? { middlewareMode: true, hmr: false, watch: null, fs: { deny: FS_DENY } }
+              ? {
+                  middlewareMode: true,
+                  hmr: false,
+                  ws: { server },
+                  watch: null,
+                  fs: { deny: FS_DENY },
+                }
               : { middlewareMode: true, hmr: { server }, fs: { deny: FS_DENY } },
         });
   server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {

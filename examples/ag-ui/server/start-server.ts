@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createAgUiRoute } from '@runlight/ag-ui';
 import {
+  type AgentRuntimeDriver,
   createAgentRuntime,
   createAgentRuntimeStore,
   createMemoryDriver,
@@ -27,6 +28,8 @@ export interface ExampleServerOptions {
   port?: number;
   /** Hold the run at each gate until a test releases it (default: release after a delay). */
   heldByTest?: boolean;
+  /** Where runs are kept (default: in memory, as `pnpm start` runs it). */
+  driver?: AgentRuntimeDriver;
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -89,7 +92,7 @@ function exampleRun(gates: Gates) {
 }
 
 /**
- * The example's server: a real Runlight runtime (in memory) behind `createAgUiRoute` at
+ * The example's server: a real Runlight runtime (in memory unless `driver` says otherwise) behind `createAgUiRoute` at
  * `/api/ag-ui`, and the page through Vite — on one loopback port.
  */
 export async function startExampleServer(
@@ -98,7 +101,7 @@ export async function startExampleServer(
   const gates = new Gates(
     options.heldByTest ? null : { compaction: 2_000, 'first-token': 4_000, 'mid-text': 1_500 },
   );
-  const store = createAgentRuntimeStore(createMemoryDriver());
+  const store = createAgentRuntimeStore(options.driver ?? createMemoryDriver());
   const runtime = createAgentRuntime({ store, events: new RunEventHub(), owner: 'example-worker' });
   const agUi = createAgUiRoute({
     runtime,
@@ -124,6 +127,8 @@ export async function startExampleServer(
     await writeNodeResponse(outgoing, response);
   }
 
+  // The page's HMR socket rides on this server's own port: never Vite's shared default (24678),
+  // which another Vite on the machine may hold, with a token this page does not have.
   const server = createServer();
   const vite = await createViteServer({
     configFile: false,
@@ -131,7 +136,7 @@ export async function startExampleServer(
     resolve: { conditions: ['@runlight/source', 'module', 'browser', 'development|production'] },
     logLevel: 'warn',
     clearScreen: false,
-    server: { middlewareMode: true, hmr: false, watch: null },
+    server: { middlewareMode: true, hmr: false, ws: { server }, watch: null },
   });
   server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (incoming.url?.startsWith('/api/') || incoming.url?.startsWith('/test/')) {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
@@ -64,6 +64,9 @@ export async function startExampleServer(
       authorize: 'public',
     }),
   );
+  // The page's HMR socket rides on this server's own port: never Vite's shared default (24678),
+  // which another Vite on the machine may hold, with a token this page does not have.
+  const server = createServer();
   const vite = await createViteServer({
     root: ROOT,
     configFile: false,
@@ -71,12 +74,17 @@ export async function startExampleServer(
     resolve: {
       conditions: ['@runlight/source', 'svelte', 'module', 'browser', 'development|production'],
     },
-    server: { middlewareMode: true, watch: options.watch === false ? null : {}, hmr: false },
+    server: {
+      middlewareMode: true,
+      watch: options.watch === false ? null : {},
+      hmr: false,
+      ws: { server },
+    },
     appType: 'spa',
     logLevel: 'warn',
   });
   const requests: string[] = [];
-  const server = createServer((request: IncomingMessage, response) => {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (request.url?.startsWith('/api/')) {
       requests.push(`${request.method} ${request.url}`);
       api(request, response);

@@ -79,6 +79,8 @@ export async function startExampleServer(
     await writeNodeResponse(outgoing, response);
   }
 
+  // The page's HMR socket rides on this server's own port: never Vite's shared default (24678),
+  // which another Vite on the machine may hold, with a token this page does not have.
   const server = createServer();
   const vite = await createViteServer({
     configFile: false,
@@ -87,7 +89,7 @@ export async function startExampleServer(
     resolve: { conditions: ['@runlight/source', 'module', 'browser', 'development|production'] },
     logLevel: 'warn',
     clearScreen: false,
-    server: { middlewareMode: true, hmr: false, watch: null },
+    server: { middlewareMode: true, hmr: false, ws: { server }, watch: null },
   });
   server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     if (incoming.url?.startsWith('/api/')) {
