@@ -79,15 +79,11 @@ describe('slow readers across clients', () => {
     );
     // And the clients see their connection end once they read what reached them.
     for (const client of clients) client.socket.resume();
-    const ended = await Promise.all(
-      clients.map((client) =>
-        Promise.race([
-          client.closed.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
-        ]),
-      ),
-    );
-    expect(ended.filter(Boolean).length).toBe(dropped);
+    let ended = 0;
+    for (const client of clients) void client.closed.then(() => ended++);
+    await vi.waitFor(() => expect(ended).toBe(dropped), { timeout: 60_000, interval: 20 });
+    // The others are still served: their streams are still listening to the run.
+    expect(hub.listenerCount('run-1')).toBe(40 - dropped);
     expect(handlers.bufferedBytes()).toBeLessThanOrEqual(cap);
   });
 
@@ -108,7 +104,7 @@ describe('slow readers across clients', () => {
     );
     await new Promise((resolve) => setImmediate(resolve));
     run.delta('z'.repeat(128 * 1024)); // more than the stream's 64 KiB high-water mark
-    await vi.waitFor(() => expect(hub.listenerCount('run-1')).toBe(0), { timeout: 2_000 });
+    await vi.waitFor(() => expect(hub.listenerCount('run-1')).toBe(0), { timeout: 30_000 });
     const reader = response.body!.getReader();
     await expect(
       (async () => {
