@@ -157,6 +157,21 @@ describe('the AG-UI stream of a Runlight run passes the standard', () => {
     expect(activity.content.kind).toBe('completed');
   });
 
+  it('connectAgent() before any run resolves with nothing, as a front end that connects on mount expects', async () => {
+    // Port 9 (discard) answers nothing: a request would fail the connect.
+    const agent = new RunlightAgent({ url: 'http://127.0.0.1:9/api/ag-ui', threadId: 'fresh' });
+    const failures: string[] = [];
+    agent.subscribe({ onRunFailed: ({ error }) => void failures.push(error.name) });
+    const outcome = await agent.connectAgent().then(
+      (result) => ({ resolved: result }),
+      (error: unknown) => ({ rejected: error instanceof Error ? error.name : String(error) }),
+    );
+    // AGUIConnectNotImplementedError, which AbstractAgent (and CopilotKit's chat) treat as "start fresh".
+    expect(outcome).toEqual({ resolved: { newMessages: [] } });
+    expect(failures).toEqual([]);
+    expect(agent.messages).toEqual([]);
+  });
+
   it('refuses bad input with typed errors, and asks the policy before reading the body', async () => {
     const asked: string[] = [];
     server = await serveAgUi(approvalRun, {

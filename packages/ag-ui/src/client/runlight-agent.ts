@@ -1,5 +1,6 @@
 import {
   AbstractAgent,
+  AGUIConnectNotImplementedError,
   type AgentConfig,
   type BaseEvent,
   type RunAgentInput,
@@ -98,8 +99,9 @@ export class RunlightAgent extends AbstractAgent {
 
   protected override connect(_input: RunAgentInput): Observable<BaseEvent> {
     const runId = this.runId;
-    if (runId === undefined)
-      throw new Error('RunlightAgent.connect(): no run to connect to (runId)');
+    // No run yet: nothing to resume. The standard's "connect not implemented" error is the one
+    // front ends (CopilotKit's chat, which connects on mount) treat as "start fresh".
+    if (runId === undefined) throw new AGUIConnectNotImplementedError();
     const url = new URL(this.url, globalThis.location?.href ?? 'http://localhost');
     url.searchParams.set('runId', runId);
     const target = /^https?:/.test(this.url) ? url.href : `${url.pathname}${url.search}`;
