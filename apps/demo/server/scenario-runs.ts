@@ -88,8 +88,13 @@ function start(world: ScenarioWorld, runtime: AgentRuntime, options: StartRunOpt
 
 /** How each scenario starts its run on the demo's runtimes. */
 export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
+  // A test may hold the last step's compaction (`last-compaction`).
   'history-retry': (runId, settings, world) =>
-    start(world, world.worker, historyRunOptions(runId, settings)),
+    start(
+      world,
+      world.worker,
+      historyRunOptions(runId, settings, (signal) => world.gate(runId, 'last-compaction', signal)),
+    ),
 
   // A test may hold it half way through the text (`mid-text`).
   'quick-answer': (runId, { tokenMs }, world) => {
