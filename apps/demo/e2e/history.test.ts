@@ -20,6 +20,7 @@ beforeAll(async () => {
     log: () => {},
     viteLogLevel: 'warn',
     watch: false,
+    gates: true,
   });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -52,6 +53,8 @@ const facts = (rows: TimelineRow[]) =>
 describe('the run history in a real browser', () => {
   it('history after reload: finished and mid-run reloads show every operation with the times of a page that watched from the start', async () => {
     const watcher = await openPage(server.url);
+    // The run holds in its last step's compaction until the reload below is done.
+    server.gates!.hold('history-retry', 'last-compaction');
     const runId = await watcher.start('history-retry');
     const runUrl = `${server.url}/?run=${runId}`;
 
@@ -65,6 +68,9 @@ describe('the run history in a real browser', () => {
       { timeout: 30_000, polling: 50 },
     );
     await reloader.page.reload();
+    // Reloaded while the run is still under way (held in the last compaction).
+    await reloader.waitForActivity('compacting', 45_000);
+    server.gates!.release(runId, 'last-compaction');
     await reloader.waitForActivity('completed', 45_000);
     await watcher.waitForActivity('completed', 45_000);
     await reloader.waitForHistory();
@@ -182,8 +188,17 @@ describe('the run history in a real browser', () => {
       ]) {
         source.addEventListener(type, (event) => ids.push((event as MessageEvent).lastEventId));
       }
-      // Longer than two of the browser's ~3 s reconnect delays.
-      await new Promise((resolve) => setTimeout(resolve, 7500));
+      // Until the browser gives up for good: the 204 to its reconnect closes it (a closed
+      // EventSource never reconnects). The bound only keeps a broken server from hanging.
+      // (Inline: `evaluate` sends only this function to the page.)
+      await new Promise<void>((resolve) => {
+        const bound = setTimeout(resolve, 60_000);
+        source.addEventListener('error', () => {
+          if (source.readyState !== EventSource.CLOSED) return;
+          clearTimeout(bound);
+          resolve();
+        });
+      });
       const state = source.readyState;
       source.close();
       return { ids, state };
@@ -196,12 +211,16 @@ describe('the run history in a real browser', () => {
     expect(new Set(finishedEvents.ids).size).toBe(finishedEvents.ids.length);
 
     seen = [];
-    server.demo.updateSettings({ tokenMs: 120 });
+    // The run holds half way through its text (gate `mid-text`) while its stream is dropped and
+    // resumed, so the drop lands mid-run whatever the machine's speed.
+    server.gates!.hold('quick-answer', 'mid-text');
     const live = await playground.start('quick-answer');
     await playground.waitForActivity('streaming');
     const resumed = playground.page.evaluate(async (runId) => {
       const source = new EventSource(`/api/runs/${runId}/events?source=native`);
-      const revisions: number[] = [];
+      const native = { revisions: [] as number[], opens: 0 };
+      (window as unknown as { native: typeof native }).native = native;
+      source.addEventListener('open', () => native.opens++);
       for (const type of [
         'run-status',
         'run-operation',
@@ -209,33 +228,45 @@ describe('the run history in a real browser', () => {
         'assistant-append',
       ]) {
         source.addEventListener(type, (event) =>
-          revisions.push(
+          native.revisions.push(
             (JSON.parse((event as MessageEvent).data) as { revision: number }).revision,
           ),
         );
       }
       await new Promise<void>((resolve) => {
-        const check = setInterval(() => {
-          if (source.readyState === EventSource.CLOSED) {
-            clearInterval(check);
-            resolve();
-          }
-        }, 100);
-        setTimeout(() => {
-          clearInterval(check);
+        const bound = setTimeout(resolve, 60_000);
+        source.addEventListener('error', () => {
+          if (source.readyState !== EventSource.CLOSED) return;
+          clearTimeout(bound);
           resolve();
-        }, 30_000);
+        });
       });
       source.close();
-      return revisions;
+      return native.revisions;
     }, live);
-    await playground.page.waitForTimeout(800);
-    // The server drops the run's streams: the EventSource reconnects with its Last-Event-ID.
+    // The EventSource streams the run's events so far…
+    await playground.page.waitForFunction(
+      () => {
+        const native = (window as unknown as { native?: { revisions: number[]; opens: number } })
+          .native;
+        return native !== undefined && native.opens >= 1 && native.revisions.length > 0;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    // …the server drops the run's streams: the EventSource reconnects with its Last-Event-ID…
     await playground.page.getByTestId('drop-connection').click();
+    await playground.page.waitForFunction(
+      () => ((window as unknown as { native: { opens: number } }).native.opens ?? 0) >= 2,
+      undefined,
+      { timeout: 30_000 },
+    );
+    // …and the rest of the run arrives on the resumed stream, which ends with the run.
+    server.gates!.release(live, 'mid-text');
     const revisions = await resumed;
-    server.demo.updateSettings({ tokenMs: 60 });
     const midRun = await requests();
     expect(midRun.length).toBeGreaterThanOrEqual(3); // first, resumed after the drop, the 204
+    expect(midRun[1]?.status).toBe(200);
     expect(midRun.slice(1).every((request) => request.lastEventId !== undefined)).toBe(true);
     expect(midRun.at(-1)?.status).toBe(204);
     // Each durable event once, in order, with nothing missing.

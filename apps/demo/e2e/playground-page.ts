@@ -1,5 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { findShownState, recordShownStates, type ShownState } from './shown-states';
+
+export type { ShownState } from './shown-states';
 
 /** Debian's Chromium, as CI installs it (playwright cannot download browsers here). */
 export function launchChromium(): Promise<Browser> {
@@ -27,11 +30,23 @@ export interface TimelineRow {
   result: string;
 }
 
-/** Reads the playground through its data-testid attributes. */
+/**
+ * Reads the playground through its data-testid attributes. Once `open` ran, the page records
+ * every state its run panel renders (`recordShownStates`), and `waitForActivity` waits on that
+ * record: it sees a state that lasted one frame, and returns what the page showed at it.
+ */
 export class PlaygroundPage {
+  #recording = false;
+  /** Where the last `waitForActivity` matched: later waits look from there on. */
+  #cursor: { log: string; index: number } | null = null;
+
   constructor(readonly page: Page) {}
 
   async open(url: string): Promise<void> {
+    if (!this.#recording) {
+      this.#recording = true;
+      await this.page.addInitScript(recordShownStates);
+    }
     await this.page.goto(url);
     await this.page.getByTestId('scenario-quick-answer').waitFor({ timeout: 60_000 });
   }
@@ -52,14 +67,30 @@ export class PlaygroundPage {
     return runId;
   }
 
-  /** Waits until the activity is `kind` (polling, so it sees short-lived states). */
-  async waitForActivity(kind: string, timeout = 30_000): Promise<void> {
-    await this.page.waitForFunction(
-      (wanted) =>
-        document.querySelector('[data-testid="activity"]')?.getAttribute('data-kind') === wanted,
-      kind,
-      { timeout, polling: 20 },
+  /**
+   * Waits until the page has shown activity `kind` for the panel's run — now or at any frame
+   * since the state the previous wait matched (a reload starts over) — and returns that state
+   * as the page rendered it (`null` on a page `open` did not prepare: then it is the current
+   * activity).
+   */
+  async waitForActivity(kind: string, timeout = 30_000): Promise<ShownState | null> {
+    const found = await this.page.waitForFunction(
+      findShownState,
+      { wanted: kind, from: this.#cursor },
+      { timeout, polling: 50 },
     );
+    const state = (await found.jsonValue()) as ShownState | { kind: string };
+    if (!('index' in state)) return null;
+    this.#cursor = { log: state.log, index: state.index };
+    return state;
+  }
+
+  /** Later `waitForActivity` calls look only at what the page shows from now on. */
+  async forgetShown(): Promise<void> {
+    this.#cursor = await this.page.evaluate(() => {
+      const log = window.__runlightShown;
+      return log ? { log: log.id, index: Math.max(0, log.states.length - 1) } : null;
+    });
   }
 
   activity(): Promise<string | null> {

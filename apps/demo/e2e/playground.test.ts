@@ -27,6 +27,7 @@ beforeAll(async () => {
     port: 0,
     log: (entry) => logs.push(entry),
     viteLogLevel: 'warn',
+    gates: true,
   });
   browser = await launchChromium();
   // One page for every test (each starts its own run): loading Vite's unbundled modules is
@@ -51,14 +52,18 @@ afterEach(async (test) => {
 
 describe('the playground in a real browser', () => {
   it('slow first token: waiting with a ticking elapsed time that a reload does not reset, then streaming, then completed', async () => {
+    // The provider wait lasts until the test releases it (gate `first-token`), not 8 s.
+    server.gates!.hold('slow-first-token', 'first-token');
     const runId = await playground.start('slow-first-token');
-    await playground.waitForActivity('waiting-for-model');
+    const waiting = await playground.waitForActivity('waiting-for-model');
+    expect(waiting?.status).toMatch(/waiting for (the )?model/i);
     expect(await playground.statusText()).toMatch(/waiting for (the )?model/i);
 
     const first = await playground.elapsedMs();
-    await playground.page.waitForTimeout(1200);
+    await waitForElapsedAbove(first);
     const ticked = await playground.elapsedMs();
     expect(ticked).toBeGreaterThan(first);
+    await playground.waitForHistory();
     const [before] = await playground.timeline();
 
     await playground.page.reload();
@@ -68,9 +73,12 @@ describe('the playground in a real browser', () => {
     const afterReload = await playground.elapsedMs();
     expect(afterReload).toBeGreaterThanOrEqual(ticked);
     // The wait began when the server recorded it, not when this page connected.
+    await playground.waitForHistory();
     const [reloaded] = await playground.timeline();
     expect(reloaded).toEqual(before);
+    expect(reloaded?.firstOutputAt).toBeNull();
 
+    server.gates!.release(runId, 'first-token');
     await playground.waitForActivity('streaming');
     if (process.env.RUNLIGHT_README_SCREENSHOT === '1') {
       await playground.page.waitForTimeout(1500);
@@ -154,14 +162,20 @@ describe('the playground in a real browser', () => {
   });
 
   it('a fresh client reloads the run from its snapshot: same activity, same original times; Cancel ends the wait', async () => {
+    // Still waiting for its first token whatever the machine's speed (never released).
+    server.gates!.hold('slow-first-token', 'first-token');
     await playground.start('slow-first-token');
     await playground.waitForActivity('waiting-for-model');
+    await playground.waitForHistory();
     const [before] = await playground.timeline();
     const since = await playground.page.getByTestId('since').textContent();
     await playground.page.getByTestId('fresh-client').click();
     await playground.page.getByTestId('client-generation').filter({ hasText: '#2' }).waitFor();
-    await playground.waitForActivity('waiting-for-model');
+    await playground.forgetShown();
+    const fresh = await playground.waitForActivity('waiting-for-model');
+    expect(fresh?.client).toBe('#2');
     expect(await playground.page.getByTestId('since').textContent()).toBe(since);
+    await playground.waitForHistory();
     expect((await playground.timeline())[0]).toEqual(before);
     // Cancelled with the page's button while the run still waits for its first token.
     await playground.page.getByTestId('cancel-run').click();
@@ -170,9 +184,13 @@ describe('the playground in a real browser', () => {
   });
 
   it('compaction: a not_needed and a compacted compaction before the model requests', async () => {
-    await playground.start('compaction');
+    // The first compaction lasts until the page has shown it (gate `compaction`).
+    server.gates!.hold('compaction', 'compaction');
+    const runId = await playground.start('compaction');
     await playground.waitForActivity('compacting');
+    server.gates!.release(runId, 'compaction');
     await playground.waitForActivity('completed');
+    await playground.waitForHistory();
     const compactions = (await playground.timeline()).filter((row) => row.kind === 'compaction');
     expect(compactions.map((row) => row.result)).toEqual([
       'completed (not needed)',
@@ -194,26 +212,19 @@ describe('the playground in a real browser', () => {
   });
 
   it('lease stolen: worker-b acquires after worker-a lost its lease and finishes the run', async () => {
-    await playground.start('lease-stolen');
-    // Every text the page shows on the way, as a reader would have seen it.
-    await playground.page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { seenTexts: string[] }).seenTexts = seen;
-      setInterval(() => {
-        const text = [...document.querySelectorAll('[data-testid="message-text"]')]
-          .map((element) => element.textContent ?? '')
-          .join('');
-        if (text !== seen.at(-1)) seen.push(text);
-      }, 20);
-    });
+    const runId = await playground.start('lease-stolen');
     await playground.waitForActivity('completed', 45_000);
     expect(await playground.page.getByTestId('owner').textContent()).toBe('worker-b');
     expect(await playground.messageText()).toContain('worker-b here');
     // Text that was shown and is gone (streamed live, never stored) is explained on the page.
     const final = (await playground.page.getByTestId('message-text').allTextContents()).join('');
+    // Every text the page showed on the way (each rendered frame), as a reader saw it.
     const seen = await playground.page.evaluate(
-      () => (window as unknown as { seenTexts: string[] }).seenTexts,
+      (run) =>
+        (window.__runlightShown?.states ?? []).filter((s) => s.runId === run).map((s) => s.text),
+      runId,
     );
+    expect(seen.length).toBeGreaterThan(0);
     const vanished = seen.filter((text) => !final.startsWith(text));
     const notice = playground.page.getByTestId('dropped-text');
     if (vanished.length > 0) {
@@ -310,6 +321,16 @@ describe('the playground in a real browser', () => {
     playground.page.off('request', onRequest);
   });
 });
+
+/** Waits until the page's elapsed time has ticked past `ms` (it ticks while the run waits). */
+async function waitForElapsedAbove(ms: number) {
+  await playground.page.waitForFunction(
+    (previous) =>
+      Number(document.querySelector('[data-testid="elapsed"]')?.getAttribute('data-ms')) > previous,
+    ms,
+    { timeout: 30_000 },
+  );
+}
 
 /** Waits until the element's text holds `needle` at least `times` times. */
 async function waitForText(page: Page, testId: string, needle: string, times: number) {

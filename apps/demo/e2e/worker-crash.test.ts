@@ -17,6 +17,7 @@ beforeAll(async () => {
     port: 0,
     log: (entry) => logs.push(entry),
     viteLogLevel: 'warn',
+    gates: true,
   });
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -31,25 +32,30 @@ afterAll(async () => {
 
 describe('the playground: a worker crashes mid-answer', () => {
   it('shows stalled once the lease expires, then streaming again as worker-b recovers, then completed with the whole text', async () => {
+    // worker-b's recovery waits until the test has seen the stall (gate `recovery`).
+    server.gates!.hold('worker-crashes', 'recovery');
     const runId = await playground.start('worker-crashes');
     await playground.waitForActivity('streaming');
     const written = async () =>
       (await playground.page.getByTestId('message-text').allTextContents()).join('');
 
-    await playground.waitForActivity('stalled', 20_000);
-    // The page's own state at the stall: worker-a's lease expired (worker-b may take the run
-    // over a moment later; the server's record then names worker-b already).
-    const stalledOwner = await playground.page.getByTestId('owner').textContent();
-    // The demo runs recovery (`RunlightProvider recovers`), so the status may say it recovers.
-    expect(await playground.statusText()).toMatch(/worker stopped responding — recovering/i);
+    // What the page showed at the stall, in the frame it first said so.
+    const stalled = await playground.waitForActivity('stalled', 20_000);
+    // worker-a's lease expired and nobody has taken the run over yet. The demo runs recovery
+    // (`RunlightProvider recovers`), so the status says it recovers.
+    expect(stalled?.status).toMatch(/worker stopped responding — recovering/i);
+    expect(stalled?.owner).toBe('worker-a');
     // What worker-a wrote before it died stays on the page, a prefix of the answer.
-    const atStall = await written();
-    expect(atStall.length).toBeGreaterThan(0);
-    expect(CRASH_ANSWER.startsWith(atStall)).toBe(true);
+    expect(stalled?.text.length).toBeGreaterThan(0);
+    expect(CRASH_ANSWER.startsWith(stalled?.text ?? '-')).toBe(true);
     // Stalled since the lease expiry, not since the page noticed.
-    expect(await playground.page.getByTestId('since').textContent()).not.toBe('—');
-    expect(stalledOwner).toBe('worker-a');
+    expect(stalled?.since).not.toBe('—');
+    // And it stays so while worker-b holds back: the page reads the same now.
+    expect(await playground.statusText()).toMatch(/worker stopped responding — recovering/i);
+    expect(await playground.page.getByTestId('owner').textContent()).toBe('worker-a');
+    expect(await written()).toBe(stalled?.text);
 
+    server.gates!.release(runId, 'recovery');
     await playground.waitForActivity('streaming', 20_000);
     await playground.waitForActivity('completed', 30_000);
     expect(await playground.page.getByTestId('owner').textContent()).toBe('worker-b');

@@ -38,3 +38,49 @@ export function decidingModel(branches: {
     },
   });
 }
+
+/**
+ * `model` whose streams stop before a content part while `gate(call, part, signal)` returns a
+ * promise: `call` counts the model's requests from 0, `part` the content parts of that request
+ * from 0 (`stream-start` and metadata are not content). The part goes on once the promise
+ * resolves; a rejection (a cancel) errors the stream. `undefined` lets the part through at once.
+ *
+ * @example
+ * gatedModel(model, (call, part, signal) =>
+ *   call === 0 && part === 0 ? gates.wait(runId, 'first-token', signal) : undefined);
+ */
+export function gatedModel(
+  model: MockLanguageModelV4,
+  gate: (call: number, part: number, signal?: AbortSignal) => Promise<void> | undefined,
+): MockLanguageModelV4 {
+  const doStream = model.doStream.bind(model);
+  let calls = 0;
+  model.doStream = async (options: CallOptions) => {
+    const call = calls++;
+    const result = await doStream(options);
+    let parts = 0;
+    const stream = result.stream.pipeThrough(
+      new TransformStream<StreamPart, StreamPart>({
+        transform(part, controller) {
+          if (part.type === 'stream-start' || part.type === 'response-metadata') {
+            controller.enqueue(part);
+            return;
+          }
+          const held = gate(call, parts++, options.abortSignal);
+          if (held === undefined) {
+            controller.enqueue(part);
+            return;
+          }
+          return held.then(() => controller.enqueue(part));
+        },
+      }),
+    );
+    return { ...result, stream };
+  };
+  return model;
+}
+
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer Part>
+    ? Part
+    : never;

@@ -12,6 +12,7 @@ import {
 } from '@runlight/runtime';
 import { DEFAULT_SETTINGS, type DemoSettings, type ScenarioId } from '../src/scenario-catalog';
 import { adjustableLatency } from './adjustable-latency-driver';
+import type { DemoGates } from './demo-gates';
 import { faultDriver } from './fault-driver';
 import { SCENARIO_RUNS, type ScenarioWorld } from './scenario-runs';
 
@@ -24,6 +25,8 @@ export interface DemoNote {
 export interface DemoRuntimeOptions {
   /** The server log: the only place provider error text goes. Default `console.error`. */
   log?: (entry: RuntimeLogEntry) => void;
+  /** Where tests hold scenario runs (`DemoGates`); without it every run keeps its timings. */
+  gates?: DemoGates;
 }
 
 /**
@@ -68,6 +71,7 @@ const CHECKPOINT_EVERY_EVENTS = 16;
  */
 export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
   const log = options.log ?? demoLog;
+  const gates = options.gates;
   const memory = createMemoryDriver();
   const latency = adjustableLatency(memory);
   const faults = faultDriver(latency);
@@ -100,8 +104,11 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
   const recovery = createRunRecovery({
     // Only the runs a scenario handed to recovery: the lease-stolen scenario takes over itself.
     store: {
+      // A run a test holds at `recovery` stays stalled until the test releases it.
       findExpiredRuns: async (query) =>
-        (await store.findExpiredRuns(query)).filter((run) => resolvers.has(run.runId)),
+        (await store.findExpiredRuns(query)).filter(
+          (run) => resolvers.has(run.runId) && !gates?.holds(run.runId, 'recovery'),
+        ),
     },
     runtime: otherWorker,
     intervalMs: RECOVERY_INTERVAL_MS,
@@ -155,6 +162,8 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
       list.push({ at: new Date().toISOString(), text });
       notes.set(runId, list);
     },
+    gate: (runId, point, signal) => gates?.wait(runId, point, signal),
+    holds: (runId, point) => gates?.holds(runId, point) ?? false,
     later(ms, callback) {
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -183,6 +192,7 @@ export function createDemoRuntime(options: DemoRuntimeOptions = {}) {
       const runId = `${scenario}-${randomBytes(16).toString('base64url')}`;
       await store.createRun({ runId });
       scenarios.set(runId, scenario);
+      gates?.claim(scenario, runId);
       SCENARIO_RUNS[scenario](runId, settings, world);
       return runId;
     },

@@ -24,7 +24,12 @@ const lookup = tool({
  * @example
  * runtime.startRun(historyRunOptions(runId, settings));
  */
-export function historyRunOptions(runId: string, { tokenMs }: DemoSettings): StartRunOptions {
+export function historyRunOptions(
+  runId: string,
+  { tokenMs }: DemoSettings,
+  /** Where a test may hold the last step's compaction (`undefined`: not held, go on). */
+  holdLastCompaction?: (signal?: AbortSignal) => Promise<void> | undefined,
+): StartRunOptions {
   const user: ModelMessage[] = [{ role: 'user', content: 'Plan a trip to Oslo and Lisbon.' }];
   return {
     runId,
@@ -51,7 +56,7 @@ export function historyRunOptions(runId: string, { tokenMs }: DemoSettings): Sta
     tools: { lookup },
     stopWhen: isStepCount(5),
     compact: async ({ step, signal }) => {
-      await sleep(500, signal);
+      await ((step === 2 ? holdLastCompaction?.(signal) : undefined) ?? sleep(500, signal));
       return step < 2 ? { status: 'not_needed' } : { status: 'compacted', messages: user };
     },
   };

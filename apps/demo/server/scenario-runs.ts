@@ -5,7 +5,7 @@ import { isStepCount, type ModelMessage, tool } from 'ai';
 import { z } from 'zod';
 import type { DemoSettings, ScenarioId } from '../src/scenario-catalog';
 import { abortableSleep } from './abortable-sleep';
-import { decidingModel, PROVIDER_SECRET } from './demo-models';
+import { decidingModel, gatedModel, PROVIDER_SECRET } from './demo-models';
 import { historyRunOptions } from './history-scenario';
 import { workerCrashes } from './worker-crash-scenario';
 
@@ -35,6 +35,13 @@ export interface ScenarioWorld {
   recoverWith(runId: string, resolve: ResolveRun): void;
   /** A server-side note on the run (shown in the page's "Server notes"). */
   note(runId: string, text: string): void;
+  /**
+   * Waits while a test holds the run at `point` (`DemoGates`); `undefined` when nobody does,
+   * so the scenario keeps its own timing.
+   */
+  gate(runId: string, point: string, signal?: AbortSignal): Promise<void> | undefined;
+  /** Whether a test holds the run at `point` (then the test, not a delay, decides how long). */
+  holds(runId: string, point: string): boolean;
   /** setTimeout that the server clears when it closes. */
   later(ms: number, callback: () => void): void;
 }
@@ -81,37 +88,50 @@ function start(world: ScenarioWorld, runtime: AgentRuntime, options: StartRunOpt
 
 /** How each scenario starts its run on the demo's runtimes. */
 export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
+  // A test may hold the last step's compaction (`last-compaction`).
   'history-retry': (runId, settings, world) =>
-    start(world, world.worker, historyRunOptions(runId, settings)),
+    start(
+      world,
+      world.worker,
+      historyRunOptions(runId, settings, (signal) => world.gate(runId, 'last-compaction', signal)),
+    ),
 
+  // A test may hold it half way through the text (`mid-text`).
   'quick-answer': (runId, { tokenMs }, world) => {
+    const model = scriptedModel([
+      {
+        firstTokenMs: 300,
+        tokenMs,
+        text:
+          'Hello! Runlight shows what this run is doing: waiting for the model, streaming, ' +
+          'running tools or waiting for you. Every fact comes from the store, so a reload ' +
+          'shows the same thing.',
+      },
+    ]);
     start(world, world.worker, {
       runId,
-      model: scriptedModel([
-        {
-          firstTokenMs: 300,
-          tokenMs,
-          text:
-            'Hello! Runlight shows what this run is doing: waiting for the model, streaming, ' +
-            'running tools or waiting for you. Every fact comes from the store, so a reload ' +
-            'shows the same thing.',
-        },
-      ]),
+      model: gatedModel(model, (call, part, signal) =>
+        call === 0 && part === 8 ? world.gate(runId, 'mid-text', signal) : undefined,
+      ),
       messages: user('Say hello.'),
     });
   },
 
+  // A test may hold the provider wait for as long as it looks (`first-token`).
   'slow-first-token': (runId, { tokenMs }, world) => {
+    const model = scriptedModel([
+      {
+        firstTokenMs: world.holds(runId, 'first-token') ? 0 : 8000,
+        tokenMs,
+        reasoning: 'The visitor wants to see a slow provider. Waiting shows the elapsed time.',
+        text: LONG_ANSWER,
+      },
+    ]);
     start(world, world.worker, {
       runId,
-      model: scriptedModel([
-        {
-          firstTokenMs: 8000,
-          tokenMs,
-          reasoning: 'The visitor wants to see a slow provider. Waiting shows the elapsed time.',
-          text: LONG_ANSWER,
-        },
-      ]),
+      model: gatedModel(model, (call, part, signal) =>
+        call === 0 && part === 0 ? world.gate(runId, 'first-token', signal) : undefined,
+      ),
       messages: user('Explain durable run facts.'),
     });
   },
@@ -224,9 +244,11 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
       messages: user('What is the weather in Oslo?'),
       tools: { weather },
       stopWhen: isStepCount(5),
-      // Step 0 fits the context; step 1 pretends it does not and summarises.
+      // Step 0 fits the context; step 1 pretends it does not and summarises. A test may hold
+      // the first compaction (`compaction`).
       compact: async ({ step, signal }) => {
-        await sleep(1500, signal);
+        await ((step === 0 ? world.gate(runId, 'compaction', signal) : undefined) ??
+          sleep(1500, signal));
         if (step === 0) return { status: 'not_needed' };
         return {
           status: 'compacted',

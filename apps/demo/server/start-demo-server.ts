@@ -14,6 +14,7 @@ import react from '@vitejs/plugin-react';
 import { createServer as createViteServer } from 'vite';
 import { guardApiRequest, isServerSource } from './api-guard';
 import { demoApi } from './demo-api';
+import { DemoGates } from './demo-gates';
 import { createDemoRuntime, type DemoRuntime, demoLog } from './demo-runtime';
 import { demoError } from './json-response';
 import { LiveConnections } from './live-connections';
@@ -44,6 +45,11 @@ export interface DemoServerOptions {
    * invalidates the pages of every other server sharing the folder.
    */
   viteCacheDir?: string;
+  /**
+   * Tests only: let a test hold scenario runs at named points (`server.gates`) instead of
+   * racing their fixed timings. Off by default: `pnpm demo` keeps every scenario's timings.
+   */
+  gates?: boolean;
 }
 
 export interface DemoServer {
@@ -51,6 +57,8 @@ export interface DemoServer {
   url: string;
   port: number;
   demo: DemoRuntime;
+  /** Where a test holds scenario runs; `null` unless started with `gates: true`. */
+  gates: DemoGates | null;
   /**
    * The event streams open now (per-run `GET /api/runs/:id/events` and multiplexed
    * `GET /api/run-events`) and how many were ever opened: what the browsers cost the server.
@@ -82,7 +90,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const log = options.log ?? demoLog;
   const onError = (error: unknown) =>
     log({ level: 'error', message: 'HTTP handler failed', runId: '-', error });
-  const demo = createDemoRuntime({ log });
+  const gates = options.gates ? new DemoGates() : null;
+  const demo = createDemoRuntime({ log, ...(gates ? { gates } : {}) });
   const connections = new LiveConnections();
   const streams = { open: 0, opened: 0 };
   const runs = createRunRouter({
@@ -234,6 +243,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     url: `http://localhost:${port}`,
     port,
     demo,
+    gates,
     eventStreams: () => ({ ...streams }),
     async close() {
       demo.close();
