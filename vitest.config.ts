@@ -83,6 +83,10 @@ export default defineConfig({
         include: ['e2e/**/*.test.ts'],
         testTimeout: 120_000,
       }),
+      project('ag-ui-assistant-ui', './examples/ag-ui-assistant-ui', {
+        include: ['e2e/**/*.test.ts'],
+        testTimeout: 120_000,
+      }),
       // Its own config: the Svelte compiler plugin and the `svelte` / `browser` conditions.
       './packages/svelte/vitest.config.ts',
       './examples/svelte-status/vitest.config.ts',

@@ -1,8 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { AgentRuntimeDriver } from '@runlight/runtime';
-import { createPostgresDriver, migrate } from '@runlight/store-postgres';
-import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +7,7 @@ import {
   type ExampleServer,
   startExampleServer,
 } from '../server/start-server';
+import { expectStatusUpToProviderWait, NO_POSTGRES, type OpenedStore, STORES } from './example-run';
 
 /**
  * The AG-UI example in Chromium against a real Runlight runtime on loopback, once in memory and
@@ -25,40 +22,6 @@ let page: Page;
 const errors: string[] = [];
 
 const SCREENSHOT = fileURLToPath(new URL('../../../docs/ag-ui-provider-wait.png', import.meta.url));
-
-interface OpenedStore {
-  driver?: AgentRuntimeDriver;
-  close(): Promise<void>;
-}
-
-/** A fresh schema on the PostgreSQL server at 127.0.0.1:5432 (database `test`), or `null`. */
-async function openPostgres(): Promise<OpenedStore | null> {
-  for (const user of [process.env.PGUSER, 'postgres', 'root']) {
-    if (!user) continue;
-    const pool = new pg.Pool({ host: '127.0.0.1', port: 5432, database: 'test', user, max: 10 });
-    try {
-      await pool.query('SELECT 1');
-    } catch {
-      await pool.end().catch(() => {});
-      continue;
-    }
-    const schema = `rl_agui_example_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await migrate(pool, { schema });
-    return {
-      driver: createPostgresDriver({ client: pool, schema }),
-      async close() {
-        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-        await pool.end();
-      },
-    };
-  }
-  return null;
-}
-
-const STORES = [
-  ['memory', async (): Promise<OpenedStore | null> => ({ close: async () => {} })],
-  ['PostgreSQL', openPostgres],
-] as const;
 
 beforeAll(async () => {
   browser = await chromium.launch({
@@ -107,32 +70,15 @@ describe.each(STORES)(
     });
 
     it('shows compaction, the retry and the provider wait; reloads mid-answer and mid-approval without duplicates or a re-opened approval', async (context) => {
-      if (server === undefined)
-        return context.skip('no PostgreSQL server answers at 127.0.0.1:5432');
+      if (server === undefined) return context.skip(NO_POSTGRES);
       const { gates } = server;
       await page.goto(server.url);
       await page.getByTestId('start').click();
 
-      // Compaction, from the activity's durable record.
-      await expect.poll(activity, { timeout: 30_000 }).toBe('compacting');
-      expect(await status().textContent()).toMatch(/^Compacting the context since \d\d:\d\d:\d\d$/);
-      gates.release('compaction');
-
-      // The first request fails with a retryable 503: the retry, counted down to its retryAt.
-      await expect
-        .poll(() => status().textContent(), { timeout: 30_000 })
-        .toMatch(/^The model failed \(server_error\); retrying in \d+ s \(attempt 2 of 3\)$/);
-
-      // The retry is sent and held before any output: the provider wait, since its start.
-      await gates.reached('first-token');
-      await expect
-        .poll(() => status().textContent(), { timeout: 30_000 })
-        .toMatch(/^Waiting for the model since \d\d:\d\d:\d\d \(\d+ s\) — attempt 2$/);
-      expect(await activity()).toBe('waiting-for-model');
-      expect(await status().getAttribute('data-attempt')).toBe('2');
-      if (process.env.RUNLIGHT_SCREENSHOTS && name === 'memory')
-        await page.screenshot({ path: SCREENSHOT });
-      gates.release('first-token');
+      await expectStatusUpToProviderWait(page, gates, async () => {
+        if (process.env.RUNLIGHT_SCREENSHOTS && name === 'memory')
+          await page.screenshot({ path: SCREENSHOT });
+      });
 
       // Mid-answer: the text so far, then a reload.
       await gates.reached('mid-text');

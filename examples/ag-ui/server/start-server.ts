@@ -13,7 +13,7 @@ import {
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { isStepCount, tool } from 'ai';
-import { createServer as createViteServer } from 'vite';
+import { createServer as createViteServer, type PluginOption } from 'vite';
 import { z } from 'zod';
 import { Gates } from './gates';
 
@@ -30,6 +30,10 @@ export interface ExampleServerOptions {
   heldByTest?: boolean;
   /** Where runs are kept (default: in memory, as `pnpm start` runs it). */
   driver?: AgentRuntimeDriver;
+  /** The page's Vite root (default: this example's); another example serves its own page here. */
+  root?: string;
+  /** Vite plugins for that page (the assistant-ui example's React plugin). */
+  plugins?: PluginOption[];
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -132,7 +136,8 @@ export async function startExampleServer(
   const server = createServer();
   const vite = await createViteServer({
     configFile: false,
-    root: ROOT,
+    root: options.root ?? ROOT,
+    plugins: options.plugins ?? [],
     resolve: { conditions: ['@runlight/source', 'module', 'browser', 'development|production'] },
     logLevel: 'warn',
     clearScreen: false,

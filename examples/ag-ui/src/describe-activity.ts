@@ -1,3 +1,5 @@
+import type { Message } from '@ag-ui/core';
+
 /** The `runlight.operation` activity content (`OperationActivityContent` of `@runlight/ag-ui`). */
 export interface OperationActivity {
   kind: string;
@@ -14,6 +16,14 @@ export interface OperationActivity {
     failureReason?: string;
     willRetry?: boolean;
   } | null;
+}
+
+/** The run's `runlight.operation` activity among an agent's messages, if it has one yet. */
+export function activityOf(messages: readonly Message[]): OperationActivity | null {
+  const message = messages.find(
+    (candidate) => candidate.role === 'activity' && candidate.activityType === 'runlight.operation',
+  );
+  return message?.role === 'activity' ? (message.content as unknown as OperationActivity) : null;
 }
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour12: false });

@@ -1,6 +1,5 @@
-import type { Message } from '@ag-ui/core';
 import { RunlightAgent } from '@runlight/ag-ui/client';
-import { describeActivity, type OperationActivity } from './describe-activity';
+import { activityOf, describeActivity } from './describe-activity';
 
 const status = document.getElementById('status')!;
 const list = document.getElementById('messages')!;
@@ -21,13 +20,6 @@ const agent = new RunlightAgent({
     history.replaceState(null, '', url);
   },
 });
-
-function activityOf(messages: readonly Message[]): OperationActivity | null {
-  const message = messages.find(
-    (candidate) => candidate.role === 'activity' && candidate.activityType === 'runlight.operation',
-  );
-  return message?.role === 'activity' ? (message.content as unknown as OperationActivity) : null;
-}
 
 function renderStatus() {
   const activity = activityOf(agent.messages);
