@@ -16,13 +16,6 @@ afterEach(() => {
 
 const NOW = Date.parse('2026-12-02T12:00:00.000Z');
 
-/**
- * Scrolling through 858 rows renders about 45 windows: some 2 s on a quiet machine, past the
- * default 30 s on CI's loaded one. The test waits on nothing timed (fake clock, each scroll
- * inside `act`); this only bounds a hang.
- */
-const SCROLL_THROUGH_TIMEOUT_MS = 180_000;
-
 /** A run of `count` operations (the last in flight: live), its history served in one page. */
 function setup(count: number, { inFlight = false } = {}) {
   const history = timelineHistory(count, { now: NOW, inFlight });
@@ -75,36 +68,35 @@ describe('RunTimeline windowing', () => {
     expect(region.tabIndex).toBe(0);
   });
 
-  it(
-    'keeps every operation reachable: scrolling through draws each row once at its row index',
-    async () => {
-      useFakeClock(new Date(NOW).toISOString());
-      const { runId, wrapper, model } = setup(500);
-      render(<RunTimeline runId={runId} />, { wrapper });
-      await settle();
-      const table = screen.getByRole('table');
-      const scroller = screen.getByRole('region');
-      const seen = new Map<number, string>();
-      // Rows count as 24 px each without layout; a window of 480 px moves a window at a time,
-      // so consecutive windows share their overscan (10 rows each side).
-      for (let top = 0; top <= model.rows.length * 24; top += 480) {
-        await scrollTo(scroller, top);
-        for (const row of drawnRows(table)) {
-          const known = seen.get(row.rowIndex);
-          if (known !== undefined) expect(known).toBe(row.id);
-          seen.set(row.rowIndex, row.id);
-        }
+  // The scroll through 858 rows renders some 45 windows: about 2 s on a quiet machine, past
+  // the default 30 s on CI's loaded one. It waits on nothing timed (a fake clock, each scroll
+  // inside `act`): the timeout only bounds a hang.
+  it('keeps every operation reachable: scrolling through draws each row once at its row index', async () => {
+    useFakeClock(new Date(NOW).toISOString());
+    const { runId, wrapper, model } = setup(500);
+    render(<RunTimeline runId={runId} />, { wrapper });
+    await settle();
+    const table = screen.getByRole('table');
+    const scroller = screen.getByRole('region');
+    const seen = new Map<number, string>();
+    // Rows count as 24 px each without layout; a window of 480 px moves a window at a time,
+    // so consecutive windows share their overscan (10 rows each side).
+    for (let top = 0; top <= model.rows.length * 24; top += 480) {
+      await scrollTo(scroller, top);
+      for (const row of drawnRows(table)) {
+        const known = seen.get(row.rowIndex);
+        if (known !== undefined) expect(known).toBe(row.id);
+        seen.set(row.rowIndex, row.id);
       }
-      const expected = model.rows.map((row) => (row.type === 'gap' ? 'gap' : row.span.id));
-      expect([...seen.keys()].sort((a, b) => a - b)).toEqual(expected.map((_, index) => index + 2));
-      expect([...seen.entries()].sort(([a], [b]) => a - b).map(([, id]) => id)).toEqual(expected);
-      // At the end, the last operation is drawn with its text.
-      const last = within(table).getAllByRole('row').at(-1)!;
-      expect(last.getAttribute('data-operation-id')).toBe(model.spans.at(-1)?.id);
-      expect(last.textContent).toContain('completed');
-    },
-    SCROLL_THROUGH_TIMEOUT_MS,
-  );
+    }
+    const expected = model.rows.map((row) => (row.type === 'gap' ? 'gap' : row.span.id));
+    expect([...seen.keys()].sort((a, b) => a - b)).toEqual(expected.map((_, index) => index + 2));
+    expect([...seen.entries()].sort(([a], [b]) => a - b).map(([, id]) => id)).toEqual(expected);
+    // At the end, the last operation is drawn with its text.
+    const last = within(table).getAllByRole('row').at(-1)!;
+    expect(last.getAttribute('data-operation-id')).toBe(model.spans.at(-1)?.id);
+    expect(last.textContent).toContain('completed');
+  }, 180_000);
 
   it('a short run draws every row, no spacer', async () => {
     useFakeClock(new Date(NOW).toISOString());
