@@ -77,8 +77,9 @@ export async function startOwnRedis() {
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' },
     );
+    // Polled until it answers; the bound (a minute of polls) only catches one that never does.
     for (let attempt = 0; (await answers(url)) !== null; attempt++) {
-      if (attempt > 100) throw new Error(`redis-server on ${port} did not start`);
+      if (attempt > 1_200) throw new Error(`redis-server on ${port} did not start`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };

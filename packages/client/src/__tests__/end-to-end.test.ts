@@ -12,6 +12,7 @@ import {
 import { publicRunOf } from '@runlight/runtime/test-kit';
 import { scriptedModel, withLatency } from '@runlight/runtime/testing';
 import { loopbackServers } from '@runlight/test-utils';
+import { wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import type { RunState } from '../merge/run-state';
@@ -171,9 +172,24 @@ describe('end to end over loopback HTTP', () => {
   it('a client that connects mid-wait shows waiting-for-model since the original startedAt', async () => {
     const { store, runtime, baseUrl } = await serve();
     const runId = 'run-wait';
+    // The provider answers when the test says so: after the client connected mid-wait.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const model = wrapLanguageModel({
+      model: scriptedModel([{ text: 'Finally here.' }]),
+      middleware: {
+        specificationVersion: 'v4',
+        wrapStream: async ({ doStream }) => {
+          await answered;
+          return doStream();
+        },
+      },
+    });
     const handle = runtime.startRun({
       runId,
-      model: scriptedModel([{ firstTokenMs: 600, text: 'Finally here.' }]),
+      model,
       messages: [{ role: 'user', content: 'Take your time' }],
     });
     const started = await waitFor(
@@ -196,6 +212,7 @@ describe('end to end over loopback HTTP', () => {
     expect(activity.elapsedMs).toBeGreaterThanOrEqual(100);
     expect(runStore.getState().clockOffsetMs).not.toBeNull();
 
+    answer();
     await handle.done;
     await waitFor(() => expect(runStore.getState().connection).toBe('closed'), {
       timeout: 5_000,

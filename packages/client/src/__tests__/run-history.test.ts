@@ -9,7 +9,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import { runHistoryOf } from '../history/run-history-of';
-import { FakeServer, sse } from './fake-server';
+import { FakeServer, sse, waitFor } from './fake-server';
 
 const op = (revision: number, step: number) =>
   operationEvent(revision, modelRequestOperation('started', { step }));
@@ -125,12 +125,14 @@ describe('RunHistory', () => {
     // The server moved on to 6 while the client was cut off; a reset makes it reload.
     server.snapshot = snapshot(6);
     server.last.send('event: reset\ndata: {"type":"reset","runId":"run-1","reason":"gone"}\n\n');
-    await settle();
-    await new Promise((resolve) => setTimeout(resolve, 700)); // the reconnect backoff
-    await settle();
+    // After the reload, the stream reopens (a backoff later) from the new state's cursor.
+    await waitFor(() => expect(server.connections).toHaveLength(2));
+    expect(server.last.lastEventId).toBe('6');
     server.last.send(sse(statusEvent(7, 'running')));
+    await waitFor(() =>
+      expect(history.getState().operations.map((e) => e.revision)).toEqual([2, 3, 5, 6]),
+    );
     await settle();
     expect(pages).toEqual([0, 3]);
-    expect(history.getState().operations.map((e) => e.revision)).toEqual([2, 3, 5, 6]);
   });
 });

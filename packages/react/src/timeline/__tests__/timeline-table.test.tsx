@@ -68,6 +68,9 @@ describe('RunTimeline windowing', () => {
     expect(region.tabIndex).toBe(0);
   });
 
+  // The scroll through 858 rows renders some 45 windows: about 2 s on a quiet machine, past
+  // the default 30 s on CI's loaded one. It waits on nothing timed (a fake clock, each scroll
+  // inside `act`): the timeout only bounds a hang.
   it('keeps every operation reachable: scrolling through draws each row once at its row index', async () => {
     useFakeClock(new Date(NOW).toISOString());
     const { runId, wrapper, model } = setup(500);
@@ -76,8 +79,9 @@ describe('RunTimeline windowing', () => {
     const table = screen.getByRole('table');
     const scroller = screen.getByRole('region');
     const seen = new Map<number, string>();
-    // Rows count as 24 px each without layout; a window of 480 px moves 240 px at a time.
-    for (let top = 0; top <= model.rows.length * 24; top += 240) {
+    // Rows count as 24 px each without layout; a window of 480 px moves a window at a time,
+    // so consecutive windows share their overscan (10 rows each side).
+    for (let top = 0; top <= model.rows.length * 24; top += 480) {
       await scrollTo(scroller, top);
       for (const row of drawnRows(table)) {
         const known = seen.get(row.rowIndex);
@@ -92,7 +96,7 @@ describe('RunTimeline windowing', () => {
     const last = within(table).getAllByRole('row').at(-1)!;
     expect(last.getAttribute('data-operation-id')).toBe(model.spans.at(-1)?.id);
     expect(last.textContent).toContain('completed');
-  });
+  }, 180_000);
 
   it('a short run draws every row, no spacer', async () => {
     useFakeClock(new Date(NOW).toISOString());

@@ -5,6 +5,7 @@ import {
   RunEventSchema,
   RunSnapshotSchema,
 } from '@runlight/protocol';
+import { wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunServer, serveRunHandlers } from '../../test-kit/index';
 import { scriptedModel } from '../../testing';
@@ -20,6 +21,29 @@ afterEach(async () => {
   server = null;
 });
 
+/**
+ * A scripted answer with deltas whose model request holds until `open()`: the test opens it
+ * once both streams answered (they subscribe before their headers go out), so every delta
+ * reaches both, however slow the machine.
+ */
+function gatedAnswer() {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const model = wrapLanguageModel({
+    model: scriptedModel([{ text: ['Hel', 'lo ', 'world'] }]),
+    middleware: {
+      specificationVersion: 'v4',
+      wrapStream: async ({ doStream }) => {
+        await gate;
+        return doStream();
+      },
+    },
+  });
+  return { model, open };
+}
+
 /** Runs one answer with deltas while a per-run and a multiplexed stream follow it. */
 async function everythingSent(exposeInternals: boolean) {
   server = await serveRunHandlers({
@@ -28,15 +52,20 @@ async function everythingSent(exposeInternals: boolean) {
   });
   const { runtime, store, baseUrl } = server;
   const runId = 'run-public';
+  const { model, open } = gatedAnswer();
   const started = runtime.startRun({
     runId,
-    // The first token waits: both streams are open before any delta.
-    model: scriptedModel([{ firstTokenMs: 200, tokenMs: 2, text: ['Hel', 'lo ', 'world'] }]),
+    model,
     messages: [{ role: 'user', content: 'Hi' }],
   });
   await started.created;
-  const perRun = fetch(`${baseUrl}/runs/${runId}/events`).then((r) => r.text());
-  const multiplexed = fetch(`${baseUrl}/run-events?run=${runId}`).then((r) => r.text());
+  const [perRunResponse, multiplexedResponse] = await Promise.all([
+    fetch(`${baseUrl}/runs/${runId}/events`),
+    fetch(`${baseUrl}/run-events?run=${runId}`),
+  ]);
+  const perRun = perRunResponse.text();
+  const multiplexed = multiplexedResponse.text();
+  open();
   await started.done;
   const sse = [await perRun, await multiplexed];
   const snapshot = await (await fetch(`${baseUrl}/runs/${runId}`)).json();

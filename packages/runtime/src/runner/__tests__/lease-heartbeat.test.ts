@@ -1,26 +1,31 @@
 import { isStepCount, tool } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createRunRecovery } from '../../recovery/create-run-recovery';
 import { scriptedModel } from '../../testing/scripted-model';
-import { harness, isPhase, nextEvent, user } from './harness';
+import { gatedModel, harness, isPhase, nextEvent, user } from './harness';
 
 describe('the lease heartbeat', () => {
   it('renews an idle lease with lease-renewed events that never rewrite the message', async () => {
     const h = harness({ leaseMs: 150 });
-    const model = scriptedModel([{ firstTokenMs: 700, text: 'slow but mine' }]);
+    const { model, open } = gatedModel([{ text: 'slow but mine' }]);
     const done = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') }).done;
     await nextEvent(h.runtime, h.runId, isPhase('started'));
     const checkpointsBefore = h.checkpoints().length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const renewals = h
-      .durable()
-      .filter((event) => event.type === 'run-status' && event.change === 'lease-renewed');
-    expect(renewals.length).toBeGreaterThanOrEqual(2);
+    const renewals = () =>
+      h
+        .durable()
+        .filter((event) => event.type === 'run-status' && event.change === 'lease-renewed');
+    // The provider stays silent until two renewals were written.
+    await vi.waitFor(() => expect(renewals().length).toBeGreaterThanOrEqual(2), {
+      timeout: 20_000,
+      interval: 10,
+    });
     // Each renewal moves the public lease forward; no checkpoint was written while idle.
-    const expiries = renewals.map((event) => Date.parse(event.leaseExpiresAt!));
+    const expiries = renewals().map((event) => Date.parse(event.leaseExpiresAt!));
     expect(expiries).toEqual([...expiries].sort((a, b) => a - b));
     expect(h.checkpoints().length).toBe(checkpointsBefore);
+    open();
     expect((await done).status).toBe('completed');
   });
 

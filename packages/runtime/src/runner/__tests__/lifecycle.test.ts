@@ -1,22 +1,23 @@
 import { manualClock, modelRequest } from '@runlight/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import { createMemoryDriver } from '../../store/driver/memory-driver';
 import { OwnedRun } from '../../store/owned-run';
 import { scriptedModel } from '../../testing/scripted-model';
 import { GENERIC_ERROR_TEXT } from '../run-execution';
-import { harness, isPhase, nextEvent, user } from './harness';
+import { gatedModel, harness, isPhase, nextEvent, user } from './harness';
 
 const SECRET = 'sk-live-SECRET-4242 prompt: my diagnosis';
 
 describe('the provider wait', () => {
   it('a snapshot taken mid-wait shows started with the original startedAt; the end carries it', async () => {
     const h = harness();
-    const model = scriptedModel([{ firstTokenMs: 500, text: 'Finally here' }]);
+    const { model, open } = gatedModel([{ text: 'Finally here' }]);
     const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
     const started = await nextEvent(h.runtime, h.runId, isPhase('started'));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const snapshot = await h.store.getSnapshot(h.runId);
+    const snapshot = await h.store.getSnapshot(h.runId); // the provider has not answered yet
+    open();
     const run = await handle.done;
 
     if (started.type !== 'run-operation') throw new Error('unreachable');
@@ -138,15 +139,23 @@ describe('provider failures', () => {
 
 describe('the lease during a long provider wait', () => {
   it('is renewed while the provider is silent, so another owner cannot take the run', async () => {
-    const h = harness({ leaseMs: 200 });
-    const model = scriptedModel([{ firstTokenMs: 900, text: 'slow but mine' }]);
+    // A lease of 1 s, renewed every 1/6 of it while idle: only a loop stalled for most of a
+    // second lets it lapse.
+    const h = harness({ leaseMs: 1_000 });
+    const { model, open } = gatedModel([{ text: 'slow but mine' }]);
     const handle = h.runtime.startRun({ runId: h.runId, model, messages: user('Hi') });
     await nextEvent(h.runtime, h.runId, isPhase('started'));
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    // Far past one lease after the last lifecycle write: only the heartbeat keeps it held.
+    // The lease as the last lifecycle write left it; the provider stays silent past it.
+    const { leaseExpiresAt } = await h.store.getRun(h.runId);
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Date.parse(leaseExpiresAt!)), {
+      timeout: 20_000,
+      interval: 20,
+    });
+    // Past one lease after the last lifecycle write: only the heartbeat keeps it held.
     await expect(
       h.store.acquireRun(h.runId, { owner: 'worker-b', leaseMs: 1_000 }),
     ).rejects.toMatchObject({ name: 'FencingError', reason: 'lease-held' });
+    open();
     const run = await handle.done;
     expect(run).toMatchObject({ status: 'completed', owner: 'worker-a' });
   });

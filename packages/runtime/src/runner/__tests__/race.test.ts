@@ -37,6 +37,9 @@ async function seededRun(seed: number) {
 }
 
 describe('the ADR race over a store answering on later ticks', () => {
+  // What decides is the count of failing seeds, whatever the time: the timeout only bounds a
+  // hang. The 500 runs took some 15 s on a busy 2-core machine, and take several times that
+  // beside CI's other lanes.
   it('ends 500 seeded runs completed: 0 storage_conflict, 0 provider_failure', async () => {
     const results: Awaited<ReturnType<typeof seededRun>>[] = [];
     const seeds = Array.from({ length: 500 }, (_, index) => index + 1);
@@ -48,5 +51,5 @@ describe('the ADR race over a store answering on later ticks', () => {
     const codes = failed.map((result) => `seed ${result.seed}: ${result.run.failure?.code}`);
     expect(codes, 'failing seeds (replay with withLatency({ seed }))').toEqual([]);
     expect(results.every((result) => result.calls === 2 && result.logs === 0)).toBe(true);
-  }, 60_000);
+  }, 600_000);
 });
