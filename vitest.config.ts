@@ -29,6 +29,11 @@ const FAIL_ON_UNHANDLED = fileURLToPath(
   new URL('./scripts/vitest/fail-on-unhandled.ts', import.meta.url),
 );
 
+/** Every project: `vi.waitFor` without a timeout of its own is bounded at 30 s, not 1 s. */
+const WAIT_FOR_HANG_BOUND = fileURLToPath(
+  new URL('./scripts/vitest/wait-for-hang-bound.ts', import.meta.url),
+);
+
 /** One Vitest project per package; `pnpm test:unit` runs them all, `pnpm bench` their benches. */
 const project = (
   name: string,
@@ -50,7 +55,9 @@ const project = (
     environment: extra.environment ?? 'node',
     testTimeout: extra.testTimeout ?? 30_000,
     hookTimeout: 60_000,
-    setupFiles: extra.setupFiles ?? [],
+    // `expect.poll` without a timeout of its own: the same 30 s hang bound as `vi.waitFor`.
+    expect: { poll: { timeout: 30_000 } },
+    setupFiles: [WAIT_FOR_HANG_BOUND, ...(extra.setupFiles ?? [])],
     benchmark: { include: ['bench/**/*.bench.ts', 'bench/**/*.bench.tsx'] },
   },
 });

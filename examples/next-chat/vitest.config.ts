@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,5 +12,10 @@ export default defineConfig({
     include: ['e2e/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 90_000,
+    // `vi.waitFor` and `expect.poll` without a timeout of their own: bounded at 30 s, not 1 s.
+    expect: { poll: { timeout: 30_000 } },
+    setupFiles: [
+      fileURLToPath(new URL('../../scripts/vitest/wait-for-hang-bound.ts', import.meta.url)),
+    ],
   },
 });

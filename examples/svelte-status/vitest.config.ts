@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
 /**
@@ -17,5 +18,10 @@ export default defineProject({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 90_000,
+    // `vi.waitFor` and `expect.poll` without a timeout of their own: bounded at 30 s, not 1 s.
+    expect: { poll: { timeout: 30_000 } },
+    setupFiles: [
+      fileURLToPath(new URL('../../scripts/vitest/wait-for-hang-bound.ts', import.meta.url)),
+    ],
   },
 });

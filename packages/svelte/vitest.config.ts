@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineProject } from 'vitest/config';
 
@@ -26,5 +27,10 @@ export default defineProject({
     environment: 'jsdom',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // `vi.waitFor` and `expect.poll` without a timeout of their own: bounded at 30 s, not 1 s.
+    expect: { poll: { timeout: 30_000 } },
+    setupFiles: [
+      fileURLToPath(new URL('../../scripts/vitest/wait-for-hang-bound.ts', import.meta.url)),
+    ],
   },
 });
