@@ -1,16 +1,12 @@
 import {
   expectStatusUpToProviderWait,
   NO_POSTGRES,
-  type OpenedStore,
+  openExamplePage,
   STORES,
 } from '@runlight/example-ag-ui/e2e/example-run';
-import {
-  AFTER_APPROVAL,
-  ANSWER,
-  type ExampleServer,
-} from '@runlight/example-ag-ui/server/start-server';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AFTER_APPROVAL, ANSWER } from '@runlight/example-ag-ui/server/start-server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { startAssistantUiServer } from '../server/start';
 
 /**
@@ -21,27 +17,13 @@ import { startAssistantUiServer } from '../server/start';
  * completes the run. The run is held at named gates the test releases, so every step waits on an
  * event, not on the machine's speed.
  */
-let server: ExampleServer | undefined;
-let browser: Browser;
 let page: Page;
-const errors: string[] = [];
 /** The `RunAgentInput`s the page posts: a start, then only the approval's answer. */
 const posts: { messages: { role: string }[]; resume?: unknown[] }[] = [];
 
 const QUESTION = 'Please pay 5 for my order.';
 const PAY = '→ pay({"amount":5})';
 const PAID = `${PAY} ← {"paid":5}`;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 const status = () => page.getByTestId('status');
 const activity = () => status().getAttribute('data-activity');
@@ -56,38 +38,23 @@ const approvalSource = () => page.getByTestId('approval').getAttribute('data-sou
 describe.each(STORES)(
   'a Runlight run in assistant-ui (AG-UI runtime), runs kept in %s (Chromium)',
   (_name, open) => {
-    let store: OpenedStore | null = null;
-
-    beforeAll(async () => {
-      store = await open();
-      if (store === null) return;
-      server = await startAssistantUiServer({
-        heldByTest: true,
-        ...(store.driver ? { driver: store.driver } : {}),
-      });
-      page = await browser.newPage({ viewport: { width: 900, height: 700 } });
-      errors.length = 0;
-      posts.length = 0;
-      // Every console error counts, none filtered: the page must run clean on assistant-ui.
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('request', (request) => {
-        if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/ag-ui')
-          posts.push(JSON.parse(request.postData() ?? '{}'));
-      });
-    });
-
-    afterAll(async () => {
-      await page?.close();
-      await server?.close();
-      await store?.close();
-      server = undefined;
-    });
+    // Every console error counts, none filtered: the page must run clean on assistant-ui.
+    const example = openExamplePage(
+      open,
+      startAssistantUiServer,
+      { width: 900, height: 700 },
+      (page) =>
+        page.on('request', (request) => {
+          if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/ag-ui')
+            posts.push(JSON.parse(request.postData() ?? '{}'));
+        }),
+    );
 
     it('shows compaction, the retry and the provider wait; reloads mid-answer, mid-approval and after the end without duplicates or a re-opened approval', async (context) => {
+      const { server, errors } = example;
       if (server === undefined) return context.skip(NO_POSTGRES);
+      page = example.page;
+      posts.length = 0;
       const { gates } = server;
       await page.goto(server.url);
       await page.getByTestId('input').fill(QUESTION);

@@ -1,13 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AFTER_APPROVAL,
-  ANSWER,
-  type ExampleServer,
-  startExampleServer,
-} from '../server/start-server';
-import { expectStatusUpToProviderWait, NO_POSTGRES, type OpenedStore, STORES } from './example-run';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { AFTER_APPROVAL, ANSWER, startExampleServer } from '../server/start-server';
+import { expectStatusUpToProviderWait, NO_POSTGRES, openExamplePage, STORES } from './example-run';
 
 /**
  * The AG-UI example in Chromium against a real Runlight runtime on loopback, once in memory and
@@ -16,23 +11,9 @@ import { expectStatusUpToProviderWait, NO_POSTGRES, type OpenedStore, STORES } f
  * doubled text or a re-opened approval. The run is held at named gates the test releases, so
  * every step waits on an event, not on the machine's speed.
  */
-let server: ExampleServer | undefined;
-let browser: Browser;
 let page: Page;
-const errors: string[] = [];
 
 const SCREENSHOT = fileURLToPath(new URL('../../../docs/ag-ui-provider-wait.png', import.meta.url));
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 const status = () => page.getByTestId('status');
 const activity = () => status().getAttribute('data-activity');
@@ -45,32 +26,12 @@ const approveButtons = () => page.getByTestId('approve').count();
 describe.each(STORES)(
   'a Runlight run in an AG-UI page, runs kept in %s (Chromium)',
   (name, open) => {
-    let store: OpenedStore | null = null;
-
-    beforeAll(async () => {
-      store = await open();
-      if (store === null) return;
-      server = await startExampleServer({
-        heldByTest: true,
-        ...(store.driver ? { driver: store.driver } : {}),
-      });
-      page = await browser.newPage({ viewport: { width: 900, height: 640 } });
-      errors.length = 0;
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
-    });
-
-    afterAll(async () => {
-      await page?.close();
-      await server?.close();
-      await store?.close();
-      server = undefined;
-    });
+    const example = openExamplePage(open, startExampleServer, { width: 900, height: 640 });
 
     it('shows compaction, the retry and the provider wait; reloads mid-answer and mid-approval without duplicates or a re-opened approval', async (context) => {
+      const { server, errors } = example;
       if (server === undefined) return context.skip(NO_POSTGRES);
+      page = example.page;
       const { gates } = server;
       await page.goto(server.url);
       await page.getByTestId('start').click();

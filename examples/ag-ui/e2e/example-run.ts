@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { AgentRuntimeDriver } from '@runlight/runtime';
 import { createPostgresDriver, migrate } from '@runlight/store-postgres';
 import pg from 'pg';
-import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Gates } from '../server/gates';
+import type { ExampleServer, ExampleServerOptions } from '../server/start-server';
 
 /**
  * What the Chromium tests of the AG-UI example and of its assistant-ui sibling share: where the
@@ -46,6 +47,57 @@ export const STORES = [
 ] as const;
 
 export const NO_POSTGRES = 'no PostgreSQL server answers at 127.0.0.1:5432';
+
+/** One store's example: its server (`undefined` when the store is not there), page and errors. */
+export interface ExamplePage {
+  server: ExampleServer | undefined;
+  page: Page;
+  /** Every console error and page error, none filtered. */
+  errors: string[];
+}
+
+/**
+ * Registers, in the calling `describe`, a server on `open`'s store with its run held by the
+ * test (`start`), and a Chromium page on it that records its errors; closes all three after.
+ */
+export function openExamplePage(
+  open: () => Promise<OpenedStore | null>,
+  start: (options: ExampleServerOptions) => Promise<ExampleServer>,
+  viewport: { width: number; height: number },
+  watch?: (page: Page) => void,
+): ExamplePage {
+  const example: ExamplePage = {
+    server: undefined,
+    page: undefined as unknown as Page,
+    errors: [],
+  };
+  let store: OpenedStore | null = null;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    store = await open();
+    if (store === null) return;
+    example.server = await start({
+      heldByTest: true,
+      ...(store.driver ? { driver: store.driver } : {}),
+    });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    example.page = await browser.newPage({ viewport });
+    example.page.on('console', (message) => {
+      if (message.type() === 'error') example.errors.push(message.text());
+    });
+    example.page.on('pageerror', (error) => example.errors.push(error.message));
+    watch?.(example.page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await example.server?.close();
+    await store?.close();
+  });
+  return example;
+}
 
 /**
  * The page's status (`data-testid="status"`, `data-activity`, `data-attempt`) from the start of
