@@ -5,10 +5,9 @@ import {
   RunEventSchema,
   RunSnapshotSchema,
 } from '@runlight/protocol';
-import { wrapLanguageModel } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunServer, serveRunHandlers } from '../../test-kit/index';
-import { scriptedModel } from '../../testing';
+import { gatedModel } from '../../testing/gated-model';
 
 /**
  * Issue 22 item 10: what the HTTP handlers send a browser names no worker (`owner` is
@@ -27,21 +26,7 @@ afterEach(async () => {
  * reaches both, however slow the machine.
  */
 function gatedAnswer() {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const model = wrapLanguageModel({
-    model: scriptedModel([{ text: ['Hel', 'lo ', 'world'] }]),
-    middleware: {
-      specificationVersion: 'v4',
-      wrapStream: async ({ doStream }) => {
-        await gate;
-        return doStream();
-      },
-    },
-  });
-  return { model, open };
+  return gatedModel([{ text: ['Hel', 'lo ', 'world'] }]);
 }
 
 /** Runs one answer with deltas while a per-run and a multiplexed stream follow it. */

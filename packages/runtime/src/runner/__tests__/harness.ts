@@ -1,9 +1,7 @@
 import { isAssistantEvent, type RunEvent } from '@runlight/protocol';
-import { wrapLanguageModel } from 'ai';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
 import type { AgentRuntimeDriver } from '../../store/driver/driver';
 import { createMemoryDriver } from '../../store/driver/memory-driver';
-import { type ScriptedStep, scriptedModel } from '../../testing/scripted-model';
 import { type AgentRuntimeOptions, createAgentRuntime } from '../agent-runtime';
 import type { RuntimeLogEntry } from '../run-options';
 
@@ -51,24 +49,5 @@ export function nextEvent(
 export const isPhase = (phase: string) => (event: RunEvent) =>
   event.type === 'run-operation' && event.operation.phase === phase;
 
-/**
- * A scripted model whose first request holds until the test calls `open()`: a provider wait
- * as long as the test needs, instead of a first-token delay that races it on a loaded machine.
- */
-export function gatedModel(steps: readonly ScriptedStep[]) {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const model = wrapLanguageModel({
-    model: scriptedModel(steps),
-    middleware: {
-      specificationVersion: 'v4',
-      wrapStream: async ({ doStream }) => {
-        await gate;
-        return doStream();
-      },
-    },
-  });
-  return { model, open };
-}
+/** A scripted model whose first request holds until the test opens it. */
+export { gatedModel } from '../../testing/gated-model';
