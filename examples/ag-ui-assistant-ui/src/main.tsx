@@ -1,5 +1,6 @@
 import { AssistantRuntimeProvider } from '@assistant-ui/react';
 import { useAgUiRuntime } from '@assistant-ui/react-ag-ui';
+import { runInUrl } from '@runlight/example-ag-ui/src/run-in-url';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Approval } from './approval';
@@ -10,16 +11,10 @@ import { Thread } from './thread';
 
 /** The run the page shows lives in the URL (`?run=`): a reload reconnects to it. */
 function createAgent(): ReconnectingRunlightAgent {
-  const runInUrl = new URL(location.href).searchParams.get('run') ?? undefined;
   return new ReconnectingRunlightAgent({
     url: '/api/ag-ui',
     threadId: 'example-thread',
-    ...(runInUrl ? { runId: runInUrl } : {}),
-    onRunId: (runId) => {
-      const url = new URL(location.href);
-      url.searchParams.set('run', runId);
-      history.replaceState(null, '', url);
-    },
+    ...runInUrl(),
   });
 }
 

@@ -1,5 +1,6 @@
 import { RunlightAgent } from '@runlight/ag-ui/client';
 import { activityOf, describeActivity } from './describe-activity';
+import { runInUrl } from './run-in-url';
 
 const status = document.getElementById('status')!;
 const list = document.getElementById('messages')!;
@@ -7,18 +8,10 @@ const approval = document.getElementById('approval')!;
 const record = document.getElementById('record')!;
 const start = document.getElementById('start') as HTMLButtonElement;
 
-/** The run the page shows lives in the URL (`?run=`): a reload reconnects to it. */
-const runInUrl = new URL(location.href).searchParams.get('run') ?? undefined;
-
 const agent = new RunlightAgent({
   url: '/api/ag-ui',
   threadId: 'example-thread',
-  ...(runInUrl ? { runId: runInUrl } : {}),
-  onRunId: (runId) => {
-    const url = new URL(location.href);
-    url.searchParams.set('run', runId);
-    history.replaceState(null, '', url);
-  },
+  ...runInUrl(),
 });
 
 function renderStatus() {
@@ -129,6 +122,6 @@ start.onclick = () => {
 };
 
 // A reload: resume the run from its snapshot, then live (never a replay).
-if (runInUrl) void follow(agent.connectAgent());
+if (agent.runId) void follow(agent.connectAgent());
 // The elapsed seconds and the retry countdown tick on the page's clock.
 setInterval(renderStatus, 250);
