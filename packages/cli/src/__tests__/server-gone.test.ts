@@ -34,13 +34,15 @@ async function kill(child: ChildProcess): Promise<void> {
 describe('runlight tail: the server dies mid-run', () => {
   it('exits 4 once the server has not answered for --wait, saying the server cannot be reached', async () => {
     const { child, baseUrl } = await serverProcess();
-    const human = runCli(['tail', baseUrl, 'run-gone', '--wait', '4']);
-    const json = runCli(['tail', baseUrl, 'run-gone', '--wait', '1', '--json', '--text']);
+    // --wait long enough that a loaded machine's pause (a token every 200 ms, a heartbeat every
+    // 200 ms) is not taken for a dead server before the test kills it.
+    const human = runCli(['tail', baseUrl, 'run-gone', '--wait', '6']);
+    const json = runCli(['tail', baseUrl, 'run-gone', '--wait', '3', '--json', '--text']);
     // The first snapshot is in (the phase it joined) and the stream is live (text beyond the
     // snapshot's: only the stream carries deltas).
-    await waitFor(() => expect(human.stdout()).toContain('Writing the answer'));
+    await waitFor(() => expect(human.stdout()).toContain('Writing the answer'), 60_000);
     const texts = () => json.lines().filter((line) => line.includes('"type":"text"')).length;
-    await waitFor(() => expect(texts()).toBeGreaterThanOrEqual(3));
+    await waitFor(() => expect(texts(), json.stdout()).toBeGreaterThanOrEqual(3), 60_000);
     await kill(child);
     const killedAt = Date.now();
 
@@ -69,15 +71,15 @@ describe('runlight tail: the server dies mid-run', () => {
     expect(human.stdout()).not.toContain('stopped responding');
     // A figure for the record, not a verdict: the bound is --wait plus a second.
     console.info(
-      `server killed → exit 4: --wait 1 after ${jsonAfterMs} ms, --wait 4 after ${humanAfterMs} ms`,
+      `server killed → exit 4: --wait 3 after ${jsonAfterMs} ms, --wait 6 after ${humanAfterMs} ms`,
     );
     // A server process started through tsx on a loaded machine: its start is not the subject.
   }, 120_000);
 
   it('runs over the multiplexed stream ends too: exit 4 for a run whose server is gone', async () => {
     const { child, baseUrl } = await serverProcess();
-    const runs = runCli(['runs', baseUrl, 'run-gone', '--wait', '1', '--json']);
-    await waitFor(() => expect(runs.stdout()).toContain('"activity":"streaming"'));
+    const runs = runCli(['runs', baseUrl, 'run-gone', '--wait', '3', '--json']);
+    await waitFor(() => expect(runs.stdout()).toContain('"activity":"streaming"'), 60_000);
     await kill(child);
     expect(await runs.exit).toBe(EXIT_CODES.unreadable);
     const records = runs.lines().map((line) => JSON.parse(line));
