@@ -119,15 +119,22 @@ describe('the playground in a real browser', () => {
     await playground.waitForActivity('completed');
     const uninterrupted = await playground.messageText();
 
-    // The same answer, slowly enough that both drops land mid-answer on a loaded machine: each
-    // drop waits for the stream to break off and for the resumed stream to deliver text again.
-    server.demo.updateSettings({ tokenMs: 400 });
-    await playground.start('quick-answer');
+    // The same answer, held half way (`mid-text`) and near its end (`late-text`): each drop lands
+    // while the run is held, so the rest of the text can only come on the resumed stream, whatever
+    // the machine's speed. Each drop waits for the stream to break off; the release, for the
+    // resumed stream to deliver text again.
+    server.gates!.hold('quick-answer', 'mid-text');
+    server.gates!.hold('quick-answer', 'late-text');
+    const runId = await playground.start('quick-answer');
     await playground.waitForActivity('streaming');
-    for (let drop = 1; drop <= 2; drop++) {
+    for (const [drop, point] of [
+      [1, 'mid-text'],
+      [2, 'late-text'],
+    ] as const) {
       await playground.page.getByTestId('drop-connection').click();
       await waitForText(playground.page, 'event-log', 'stream broke off', drop);
       const before = await playground.page.evaluate(messageLength);
+      server.gates!.release(runId, point);
       await playground.page.waitForFunction(
         (length) =>
           [...document.querySelectorAll('[data-testid="message-text"]')]

@@ -96,7 +96,7 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
       historyRunOptions(runId, settings, (signal) => world.gate(runId, 'last-compaction', signal)),
     ),
 
-  // A test may hold it half way through the text (`mid-text`).
+  // A test may hold it half way through the text (`mid-text`) and near its end (`late-text`).
   'quick-answer': (runId, { tokenMs }, world) => {
     const model = scriptedModel([
       {
@@ -111,7 +111,13 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
     start(world, world.worker, {
       runId,
       model: gatedModel(model, (call, part, signal) =>
-        call === 0 && part === 8 ? world.gate(runId, 'mid-text', signal) : undefined,
+        call !== 0
+          ? undefined
+          : part === 8
+            ? world.gate(runId, 'mid-text', signal)
+            : part === 18
+              ? world.gate(runId, 'late-text', signal)
+              : undefined,
       ),
       messages: user('Say hello.'),
     });
