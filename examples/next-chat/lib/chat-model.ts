@@ -47,16 +47,17 @@ export function chatModel(prompt: string): LanguageModel {
 }
 
 /**
- * "Count …" streams one long answer (about six seconds). Anything else makes three model
- * requests: look at build/ (a tool that just runs), ask to delete it (a tool that
- * needs approval), then answer. The answer after the approval depends on the user's choice.
+ * "Count …" streams one long answer (about twenty seconds: time for a reload and Stop, even on
+ * a loaded machine). Anything else makes three model requests: look at build/ (a tool that
+ * just runs), ask to delete it (a tool that needs approval), then answer. The answer after
+ * the approval depends on the user's choice.
  */
 function scriptedChat(prompt: string): LanguageModel {
   const said = prompt.slice(0, 80);
   // "Count …": one long answer and no tools, to try reload and Stop mid-answer with.
   if (/^count\b/i.test(prompt.trim())) {
     const numbers = Array.from({ length: 150 }, (_, index) => `${index + 1}.`).join(' ');
-    return scriptedModel([{ firstTokenMs: 300, tokenMs: 40, text: `Counting: ${numbers}` }]);
+    return scriptedModel([{ firstTokenMs: 300, tokenMs: 130, text: `Counting: ${numbers}` }]);
   }
   const approved = scriptedModel([
     {

@@ -9,7 +9,9 @@ let server: ExampleServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startExampleServer({ port: 0, watch: false });
+  // Each run waits for its model until the test releases it: the reload lands mid-wait
+  // whatever the machine's speed.
+  server = await startExampleServer({ port: 0, watch: false, holdProvider: true });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -57,7 +59,7 @@ const eventRequests = (runId: string) =>
 describe('@runlight/svelte in Chromium against a real runtime', () => {
   it('a reload mid-wait keeps the since and the elapsed time; a finished run settles with no reconnect; axe finds nothing', async () => {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/?wait=12000`);
+    await page.goto(`${server.url}/?wait=0`);
     await page.getByTestId('start').click();
     await waitForActivity(page, 'waiting-for-model');
     const panel = page.getByTestId('run-panel');
@@ -83,6 +85,7 @@ describe('@runlight/svelte in Chromium against a real runtime', () => {
     const onServerClock = Date.now() - Date.parse(since!);
     expect(Math.abs(after! - onServerClock)).toBeLessThan(3000);
 
+    server.releaseProvider();
     // The run finishes: the connection closes and stays closed.
     await waitForActivity(page, 'completed', 60_000);
     await page.waitForFunction(

@@ -10,7 +10,7 @@ import {
   RunEventHub,
   toNodeListener,
 } from '@runlight/runtime';
-import { scriptedModel } from '@runlight/runtime/testing';
+import { gatedModel, type ScriptedStep, scriptedModel } from '@runlight/runtime/testing';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { createServer as createViteServer } from 'vite';
 
@@ -19,6 +19,8 @@ export interface ExampleServer {
   url: string;
   /** Every API request the server received, in order (`METHOD /path`). */
   requests: string[];
+  /** Lets every run held by `holdProvider` go on to its answer (and later runs at once). */
+  releaseProvider(): void;
   close(): Promise<void>;
 }
 
@@ -39,10 +41,24 @@ function waitOf(body: unknown): number {
  * const server = await startExampleServer({ port: 0 });
  */
 export async function startExampleServer(
-  options: { port?: number; watch?: boolean } = {},
+  options: {
+    port?: number;
+    watch?: boolean;
+    /** Tests: each run also waits for the model until `releaseProvider()`. */
+    holdProvider?: boolean;
+  } = {},
 ): Promise<ExampleServer> {
   const store = createAgentRuntimeStore(createMemoryDriver());
   const hub = new RunEventHub();
+  // A test holds every run's provider wait until `releaseProvider()`: as long as it looks.
+  let released = options.holdProvider !== true;
+  const held = new Set<() => void>();
+  const modelFor = (steps: ScriptedStep[]) => {
+    if (released) return scriptedModel(steps);
+    const { model, open } = gatedModel(steps);
+    held.add(open);
+    return model;
+  };
   const runtime = createAgentRuntime({ store, events: hub });
   const api = toNodeListener(
     createRunRouter({
@@ -53,7 +69,7 @@ export async function startExampleServer(
         start: ({ runId, body }) =>
           runtime.startRun({
             runId,
-            model: scriptedModel([
+            model: modelFor([
               { firstTokenMs: waitOf(body), tokenMs: 20, text: 'The status survived the reload.' },
             ]),
             messages: [{ role: 'user', content: 'Say something.' }],
@@ -97,6 +113,11 @@ export async function startExampleServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    releaseProvider() {
+      released = true;
+      for (const open of held) open();
+      held.clear();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

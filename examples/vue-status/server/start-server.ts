@@ -11,7 +11,7 @@ import {
   RunEventHub,
   writeNodeResponse,
 } from '@runlight/runtime';
-import { scriptedModel } from '@runlight/runtime/testing';
+import { gatedModel, type ScriptedStep, scriptedModel } from '@runlight/runtime/testing';
 import vue from '@vitejs/plugin-vue';
 import { createServer as createViteServer } from 'vite';
 
@@ -19,6 +19,8 @@ export interface ExampleServer {
   url: string;
   /** Every API request the server received, in order (`METHOD /path`). */
   requests: string[];
+  /** Lets every run held by `holdProvider` go on to its answer (and later runs at once). */
+  releaseProvider(): void;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,8 @@ export interface ExampleServerOptions {
   port?: number;
   /** How long the scripted model keeps the run waiting for its first output. */
   firstTokenMs?: number;
+  /** Tests: each run also waits for the model until `releaseProvider()`. */
+  holdProvider?: boolean;
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -47,12 +51,21 @@ export async function startExampleServer(
     authorize: 'public',
   });
   const requests: string[] = [];
+  // A test holds every run's provider wait until `releaseProvider()`: as long as it looks.
+  let released = options.holdProvider !== true;
+  const held = new Set<() => void>();
+  const modelFor = (steps: ScriptedStep[]) => {
+    if (released) return scriptedModel(steps);
+    const { model, open } = gatedModel(steps);
+    held.add(open);
+    return model;
+  };
 
   async function start(request: Request): Promise<Response> {
     const { runId } = (await request.json()) as { runId: string };
     const handle = runtime.startRun({
       runId,
-      model: scriptedModel([
+      model: modelFor([
         {
           firstTokenMs: options.firstTokenMs ?? 4_000,
           tokenMs: 20,
@@ -105,6 +118,11 @@ export async function startExampleServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    releaseProvider() {
+      released = true;
+      for (const open of held) open();
+      held.clear();
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -1,5 +1,6 @@
 export type { DriverFault, FaultyDriver } from './fault-driver';
 export { faultyDriver, InjectedDriverError } from './fault-driver';
+export { gatedModel } from './gated-model';
 export type {
   ScriptedError,
   ScriptedModelOptions,
