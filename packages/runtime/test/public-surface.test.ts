@@ -65,6 +65,7 @@ const SURFACE: Record<string, readonly string[]> = {
   '@runlight/runtime/testing': [
     'InjectedDriverError',
     'faultyDriver',
+    'gatedModel',
     'scriptedModel',
     'seededRandom',
     'withLatency',
