@@ -23,9 +23,11 @@ export class DemoGates {
     this.#armed.set(scenario, new Set([...(this.#armed.get(scenario) ?? []), point]));
   }
 
-  /** A run of `scenario` starts: it takes the points armed for that scenario. */
-  claim(scenario: string, runId: string): void {
-    for (const point of this.#armed.get(scenario) ?? []) this.#held.add(key(runId, point));
+  /** A run of `scenario` starts (or a batch of them): they take the points armed for it. */
+  claim(scenario: string, ...runIds: string[]): void {
+    for (const point of this.#armed.get(scenario) ?? []) {
+      for (const runId of runIds) this.#held.add(key(runId, point));
+    }
     this.#armed.delete(scenario);
   }
 

@@ -7,6 +7,8 @@ import {
   type WebHandler,
 } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
+import type { DemoGates } from './demo-gates';
+import { gatedModel } from './demo-models';
 import { demoError, demoJson } from './json-response';
 import { REAL_MODEL_HOW_TO, type RealModelConfig, realModel, realModelConfig } from './real-model';
 
@@ -16,6 +18,12 @@ export interface RunsListApiOptions {
   log: (entry: RuntimeLogEntry) => void;
   /** The real provider; default from the environment (`realModelConfig`). */
   realModel?: RealModelConfig | null;
+  /**
+   * Tests: a batch started after `gates.hold('runs-batch', 'batch')` stays live until each run
+   * is released (`gates.release(runId, 'batch')`): every fourth run before its first token,
+   * the others before their last word (or their failure).
+   */
+  gates?: DemoGates;
 }
 
 interface ListedRun {
@@ -28,15 +36,22 @@ const MAX_LISTED = 200;
 const MAX_BATCH = 50;
 
 /** A run of the batch: a varied wait for the first token, then a long answer; some fail. */
-function batchScript(index: number) {
-  const words = Array.from({ length: 60 + (index % 5) * 20 }, (_, word) => `w${word} `).join('');
+function batchScript(index: number, hold: (signal?: AbortSignal) => Promise<void> | undefined) {
+  const count = 60 + (index % 5) * 20;
+  const words = Array.from({ length: count }, (_, word) => `w${word} `).join('');
   const firstTokenMs = 800 + ((index * 733) % 5000);
-  if (index % 7 === 6) {
-    return scriptedModel([
-      { firstTokenMs, tokenMs: 80, text: words, error: { at: 12, message: 'upstream reset' } },
-    ]);
-  }
-  return scriptedModel([{ firstTokenMs, tokenMs: 80 + (index % 3) * 20, text: words }]);
+  const fails = index % 7 === 6;
+  const model = fails
+    ? scriptedModel([
+        { firstTokenMs, tokenMs: 80, text: words, error: { at: 12, message: 'upstream reset' } },
+      ])
+    : scriptedModel([{ firstTokenMs, tokenMs: 80 + (index % 3) * 20, text: words }]);
+  // Content parts: `text-start`, a delta per word, then `text-end` and `finish` (or `error`
+  // after 12 words). A held run stops before its first part, or before its last word's end.
+  const heldAt = index % 4 === 3 ? 0 : fails ? 12 : count + 1;
+  return gatedModel(model, (call, part, signal) =>
+    call === 0 && part === heldAt ? hold(signal) : undefined,
+  );
 }
 
 /**
@@ -87,10 +102,11 @@ export function runsListApi(options: RunsListApiOptions): WebHandler & { close()
       }
       const runs = Array.from({ length: count }, (_, index) => list(`Scripted #${index + 1}`));
       await Promise.all(runs.map((run) => options.store.createRun({ runId: run.runId })));
+      options.gates?.claim('runs-batch', ...runs.map((run) => run.runId));
       runs.forEach((run, index) => {
         runtime.startRun({
           runId: run.runId,
-          model: batchScript(index),
+          model: batchScript(index, (signal) => options.gates?.wait(run.runId, 'batch', signal)),
           messages: [{ role: 'user', content: `Run ${index + 1}: write a long answer` }],
           maxRetries: 0,
         });

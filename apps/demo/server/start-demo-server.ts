@@ -129,7 +129,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     authorize: 'public',
   });
   const demoRoutes = demoApi({ demo, dropConnections: (runId) => connections.drop(runId) });
-  const listRoutes = runsListApi({ store: demo.store, events: demo.hub, log });
+  const listRoutes = runsListApi({
+    store: demo.store,
+    events: demo.hub,
+    log,
+    ...(gates ? { gates } : {}),
+  });
 
   async function api(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const connection = new AbortController();
