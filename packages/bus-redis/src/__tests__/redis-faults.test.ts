@@ -74,7 +74,7 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
       for (let seq = 51; seq <= 150; seq++) a.publish(delta(run.runId, 0, seq));
       const labels = Array.from({ length: 150 }, (_, index) => `d0.${index + 1}`);
       const deltasOnB = () => onB.seen.filter((seen) => seen.startsWith('d'));
-      await vi.waitFor(() => expect(deltasOnB()).toEqual(labels), { timeout: 10_000 });
+      await vi.waitFor(() => expect(deltasOnB()).toEqual(labels), { timeout: 30_000 });
       // Hearing again, it read the run's durable events from the store (r1, r2): none missed.
       expect(onB.seen.filter((seen) => seen.startsWith('r'))).toEqual(['r1', 'r2']);
       await vi.waitFor(() => expect(b.health()).toBe('live'));
