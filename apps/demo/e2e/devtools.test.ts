@@ -107,7 +107,7 @@ describe('the devtools panel in the playground', () => {
           ?.shadowRoot?.querySelector('[data-fact="approvals"]')
           ?.textContent?.includes('deleteFiles'),
       undefined,
-      { timeout: 10_000, polling: 50 },
+      { timeout: 30_000, polling: 50 },
     );
     expect(await overview.locator('[data-fact="connection"]').textContent()).toMatch(/^live/);
     expect(await overview.locator('[data-fact="holder"]').textContent()).toBe('worker-a');
@@ -129,7 +129,7 @@ describe('the devtools panel in the playground', () => {
           ?.shadowRoot?.querySelector('[data-testid="runlight-devtools-travel"]')
           ?.getAttribute('data-activity') === 'completed',
       undefined,
-      { timeout: 10_000, polling: 50 },
+      { timeout: 30_000, polling: 50 },
     );
     const rows = await devtools.logRows();
     expect(rows.some((row) => row.type === 'run-operation')).toBe(true);

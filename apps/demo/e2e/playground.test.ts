@@ -247,7 +247,7 @@ describe('the playground in a real browser', () => {
     await playground.page
       .getByTestId('server-notes')
       .filter({ hasText: 'ownership_lost' })
-      .waitFor({ timeout: 10_000 });
+      .waitFor({ timeout: 30_000 });
   });
 
   it('a finished run: Cancel and Drop are disabled, the event log says completed once', async () => {
@@ -259,7 +259,7 @@ describe('the playground in a real browser', () => {
           (document.querySelector(`[data-testid="${id}"]`) as HTMLButtonElement | null)
             ?.disabled === true,
         action,
-        { timeout: 10_000 },
+        { timeout: 30_000 },
       );
     }
     const log = await playground.page.getByTestId('event-log').textContent();
@@ -292,7 +292,7 @@ describe('the playground in a real browser', () => {
     await page
       .getByTestId('run-status')
       .filter({ hasText: 'This run does not exist' })
-      .waitFor({ timeout: 10_000 });
+      .waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('connection-error').textContent()).toMatch(
       /keeps runs in memory/,
     );

@@ -97,7 +97,7 @@ describe('many runs on one page, in a real browser over HTTP/1.1', () => {
     );
 
     // Exactly one event-stream connection carries all twenty, on HTTP/1.1.
-    await expect.poll(() => streams.size, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => streams.size, { timeout: 30_000 }).toBe(1);
     const [connection] = [...streams.values()];
     expect(connection!.url).toContain('/api/run-events?');
     expect(new Set(runsIn(connection!.url))).toEqual(new Set(live.map((row) => row.runId)));
@@ -149,7 +149,7 @@ describe('many runs on one page, in a real browser over HTTP/1.1', () => {
       const run = await server.demo.store.getRun(row.runId);
       expect(row.activity).toBe(run.status);
     }
-    await expect.poll(() => streams.size, { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => streams.size, { timeout: 30_000 }).toBe(0);
   });
 
   it('the list is styled and its columns line up: every status starts at the same place', async () => {

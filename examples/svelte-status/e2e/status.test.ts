@@ -38,7 +38,7 @@ async function waitForActivity(page: Page, kind: string, timeout = 60_000): Prom
 async function shownMs(page: Page): Promise<number | null> {
   const text = await page
     .locator(`${STATUS} [data-runlight-part="elapsed"]`)
-    .textContent({ timeout: 10_000 })
+    .textContent({ timeout: 30_000 })
     .catch(() => null);
   const match = /^(\d+(?:\.\d+)?) s$/.exec(text ?? '');
   return match ? Number(match[1]) * 1000 : null;
@@ -93,7 +93,7 @@ describe('@runlight/svelte in Chromium against a real runtime', () => {
         document.querySelector('[data-testid="run-panel"]')?.getAttribute('data-connection') ===
         'closed',
       undefined,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     expect(await page.getByTestId('message').textContent()).toBe('The status survived the reload.');
     const settled = server.requests.length;

@@ -60,7 +60,7 @@ describe('@runlight/vue in Chromium against a real server', () => {
     await expect
       .poll(() => status().getAttribute('data-activity'), { timeout: 30_000 })
       .toBe('waiting-for-model');
-    await expect.poll(seconds, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(seconds, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
     const runId = new URL(page.url()).searchParams.get('run')!;
     const since = await page.getByTestId('since').getAttribute('datetime');
     expect(since).toMatch(/^\d{4}-\d\d-\d\dT/);

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRunlightClient } from '../create-runlight-client';
 import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed-client';
 
-const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 10 });
+const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 30_000, interval: 10 });
 
 const servers = loopbackServers();
 const stops: (() => Promise<unknown>)[] = [];

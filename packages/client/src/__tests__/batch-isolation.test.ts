@@ -7,7 +7,7 @@ import { createMultiplexedRunlightClient } from '../multiplex/create-multiplexed
 let server: RunServer;
 afterEach(() => server?.close());
 
-const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 5 });
+const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 30_000, interval: 5 });
 
 describe('batched snapshots isolate a broken run (real handlers on loopback)', () => {
   it('GET …/runs?ids=ok,bad: `bad` shows an error, `ok` loads and settles', async () => {

@@ -21,7 +21,7 @@ import { selectMessage } from '../select/select-message';
 
 /** Generous on a loaded machine: waits are for events, not for speed. */
 const waitFor = <T>(check: () => T, options: { timeout?: number; interval?: number } = {}) =>
-  vi.waitFor(check, { timeout: 10_000, interval: 5, ...options });
+  vi.waitFor(check, { timeout: 30_000, interval: 5, ...options });
 
 /**
  * End to end over real loopback HTTP: the real runtime with a scripted model, the real SSE
@@ -125,7 +125,7 @@ describe('end to end over loopback HTTP', () => {
       tools: { pay },
       toolApproval: { pay: 'user-approval' },
     });
-    await waitFor(() => store.getRun(runId), { timeout: 5_000, interval: 5 });
+    await waitFor(() => store.getRun(runId), { timeout: 30_000, interval: 5 });
 
     const client = createRunlightClient({
       baseUrl,
@@ -144,7 +144,7 @@ describe('end to end over loopback HTTP', () => {
         expect(state.revision).toBe(final.revision);
         expect(state.connection).toBe('live');
       },
-      { timeout: 5_000, interval: 10 },
+      { timeout: 30_000, interval: 10 },
     );
 
     expect(stats().dropped).toBe(3);
@@ -165,7 +165,7 @@ describe('end to end over loopback HTTP', () => {
     expect(seen.some((seenState) => selectActivity(seenState).kind === 'streaming')).toBe(true);
 
     unsubscribe();
-    await waitFor(() => expect(hub.listenerCount(runId)).toBe(1), { timeout: 2_000 });
+    await waitFor(() => expect(hub.listenerCount(runId)).toBe(1), { timeout: 30_000 });
     expect(runStore.getState().connection).toBe('idle');
   });
 
@@ -198,7 +198,7 @@ describe('end to end over loopback HTTP', () => {
         expect(operation?.phase).toBe('started');
         return operation!;
       },
-      { timeout: 5_000, interval: 5 },
+      { timeout: 30_000, interval: 5 },
     );
     // Connect well after the wait began: connection time must not become the `since`.
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -206,7 +206,7 @@ describe('end to end over loopback HTTP', () => {
     const client = createRunlightClient({ baseUrl });
     const runStore = client.run(runId);
     const unsubscribe = runStore.subscribe(() => {});
-    await waitFor(() => expect(runStore.getState().connection).toBe('live'), { timeout: 5_000 });
+    await waitFor(() => expect(runStore.getState().connection).toBe('live'), { timeout: 30_000 });
     const activity = selectActivity(runStore.getState(), Date.now());
     expect(activity).toMatchObject({ kind: 'waiting-for-model', since: started.startedAt });
     expect(activity.elapsedMs).toBeGreaterThanOrEqual(100);
@@ -215,7 +215,7 @@ describe('end to end over loopback HTTP', () => {
     answer();
     await handle.done;
     await waitFor(() => expect(runStore.getState().connection).toBe('closed'), {
-      timeout: 5_000,
+      timeout: 30_000,
     });
     expect(selectActivity(runStore.getState()).kind).toBe('completed');
     expect(textOf(runStore.getState())).toBe('Finally here.');

@@ -7,7 +7,7 @@ import { createRunlightClient } from '../create-runlight-client';
 let server: RunServer;
 afterEach(() => server?.close());
 
-const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 5 });
+const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 30_000, interval: 5 });
 
 async function finishedRun(runId: string) {
   server = await serveRunHandlers();

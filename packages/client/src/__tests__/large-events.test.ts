@@ -74,7 +74,7 @@ async function serve(maxEventBytes: number) {
   return { store, baseUrl: `${origin}/api`, requests, start, big };
 }
 
-const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 10 });
+const waitFor = <T>(check: () => T) => vi.waitFor(check, { timeout: 30_000, interval: 10 });
 
 describe('events larger than the client can take (issue 22 item 4)', () => {
   it('follows an event-ref: the client fetches the large event and reaches the end', async () => {

@@ -132,7 +132,7 @@ async function followRuns(toggles: [number, number][], snapshotMs: number): Prom
       expect(ids.map((id) => client.run(id).getState().connection)).toEqual(
         ids.map(() => 'closed'),
       ),
-    { timeout: 10_000, interval: 10 },
+    { timeout: 30_000, interval: 10 },
   );
   ids.forEach((id, index) => {
     expect(textOf(client.run(id).getState())).toBe(answer(index));

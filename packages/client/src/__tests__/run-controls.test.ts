@@ -17,7 +17,7 @@ import { selectActivity } from '../select/select-activity';
 import { selectMessage } from '../select/select-message';
 
 const waitFor = <T>(check: () => T | Promise<T>) =>
-  vi.waitFor(check, { timeout: 10_000, interval: 10 });
+  vi.waitFor(check, { timeout: 30_000, interval: 10 });
 
 const pay = tool({
   description: 'Pays an amount',

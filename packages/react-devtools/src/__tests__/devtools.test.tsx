@@ -81,7 +81,7 @@ describe('RunlightDevtools', () => {
     const off = store.subscribe(() => {});
     const { container } = render(<RunlightDevtools client={client} />);
     await waitFor(() => expect(shadowOf(container)?.querySelector('button')).toBeTruthy(), {
-      timeout: 10_000,
+      timeout: 30_000,
     });
     const shadow = shadowOf(container)!;
     const toggle = shadow.querySelector<HTMLButtonElement>(
@@ -153,7 +153,7 @@ describe('RunlightDevtools', () => {
         expect(shadowOf(container)?.querySelector('[data-fact="activity"]')?.textContent).toMatch(
           /^waiting-for-model/,
         ),
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     store.applySnapshot({
       ...running,

@@ -48,7 +48,7 @@ describe.runIf(serverUnavailable === null)(
               failure: { code: 'ownership_lost' },
             });
           },
-          { timeout: 10_000, interval: 50 },
+          { timeout: 30_000, interval: 50 },
         );
       } finally {
         await deployment.close();

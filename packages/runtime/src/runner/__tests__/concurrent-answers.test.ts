@@ -111,7 +111,7 @@ describe('of N concurrent answers in one process, the losers are refused at once
   });
 
   it('over HTTP with the handlers on the executing runtime: the losers get 409 while the resumed step waits', {
-    timeout: 10_000,
+    timeout: 30_000,
   }, async () => {
     const f = await pausedWithSlowResume();
     // A single-box app whose store has no durable control requests (the demo's): the route
