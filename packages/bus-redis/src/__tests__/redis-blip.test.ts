@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { RunEventSourceHealth } from '@runlight/runtime';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRedisEventBus, RedisBusOutageError, type RedisEventBus } from '../index';
+import { describe, expect, it, vi } from 'vitest';
+import { RedisBusOutageError } from '../index';
 import { delta, follow, startRun } from './bus-fixtures';
-import { openPostgresStore, postgresUnavailable } from './postgres-store';
-import { adminClient, freshPrefix, ownRedisUnavailable, startOwnRedis } from './redis-test-server';
+import { ownRedisWorld } from './own-redis-world';
+import { postgresUnavailable } from './postgres-store';
+import { adminClient, ownRedisUnavailable } from './redis-test-server';
 
 /** The outage reports of a bus (`RedisBusOutageError`s), in order. */
 const outages = (errors: unknown[]) => errors.filter(RedisBusOutageError.isInstance);
@@ -20,44 +20,12 @@ const causes = (errors: unknown[]) =>
 describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
   `bus health follows Redis, whatever streams a process follows (a redis-server of its own${ownRedisUnavailable ? `; not run: ${ownRedisUnavailable}` : ''})`,
   () => {
-    let database: Awaited<ReturnType<typeof openPostgresStore>>;
-    let redis: Awaited<ReturnType<typeof startOwnRedis>>;
-    const prefix = freshPrefix();
-    const closing: (() => Promise<void>)[] = [];
-    beforeAll(async () => {
-      database = await openPostgresStore();
-      redis = await startOwnRedis();
-    });
-    afterEach(async () => {
-      for (const close of closing.splice(0).reverse()) await close();
-    });
-    afterAll(async () => {
-      await redis?.stop();
-      await database?.close();
-    });
-
-    /** A bus on the defaults; each health change stamped with the monotonic clock. */
-    const openBus = async (name: string) => {
-      const errors: unknown[] = [];
-      const healths: { health: RunEventSourceHealth; at: number }[] = [];
-      const bus = await createRedisEventBus({
-        url: redis.url,
-        clientOptions: { name },
-        store: database.store,
-        keyPrefix: prefix,
-        onError: (error) => errors.push(error),
-      });
-      bus.onHealthChange((health) => healths.push({ health, at: performance.now() }));
-      closing.push(() => bus.close());
-      return Object.assign(bus, { errors, healths }) as RedisEventBus & {
-        errors: unknown[];
-        healths: { health: RunEventSourceHealth; at: number }[];
-      };
-    };
+    const world = ownRedisWorld();
+    const openBus = (name: string) => world.openBus({ clientOptions: { name } });
 
     /** How many `XREAD`s the server answered so far. */
     const xreadCalls = async () => {
-      const admin = await adminClient(redis.url);
+      const admin = await adminClient(world.redis.url);
       try {
         const stats = String(await admin.client.sendCommand(['INFO', 'commandstats']));
         return Number(/cmdstat_xread:calls=(\d+)/.exec(stats)?.[1] ?? 0);
@@ -68,7 +36,7 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
 
     it('a CLIENT KILL of an idle runner’s connections: live again on reconnecting, not after a 5 s block, the blip reported as one', async () => {
       const runner = await openBus('rl-blip-runner');
-      const admin = await adminClient(redis.url);
+      const admin = await adminClient(world.redis.url);
       let killedAt: number;
       try {
         const clients = String(await admin.client.sendCommand(['CLIENT', 'LIST']));
@@ -98,20 +66,16 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
         { timeout: 20_000, interval: 20 },
       );
       // The health change may reach its listener just after the outage report.
-      await vi.waitFor(
-        () =>
-          expect(runner.healths.slice(0, 2).map((change) => change.health)).toEqual([
-            'deaf',
-            'live',
-          ]),
-        { timeout: 20_000, interval: 20 },
-      );
-      const [deaf, live] = runner.healths;
-      expect(deaf!.at).toBeGreaterThanOrEqual(killedAt);
+      await vi.waitFor(() => expect(runner.healths.slice(0, 2)).toEqual(['deaf', 'live']), {
+        timeout: 20_000,
+        interval: 20,
+      });
+      const [deafAt, liveAt] = runner.healthAt;
+      expect(deafAt).toBeGreaterThanOrEqual(killedAt);
       // Deaf for a reconnect (50 ms, doubling, capped at 1 s: about 50 ms on a quiet machine),
       // not until a fresh 5 s blocking read expires (the old behaviour: 5 s or more). A reconnect
       // slowed by a loaded machine stays far below that; a fixed 1 s bound did not.
-      expect(live!.at - deaf!.at).toBeLessThan(5_000);
+      expect(liveAt! - deafAt!).toBeLessThan(5_000);
       const ended = outages(runner.errors)[1]!;
       expect(ended.durationMs).toBeLessThan(5_000);
       // Nothing after the blip: an idle runner's empty 5 s reads are no outage (node-redis's own
@@ -128,20 +92,20 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
     it('a 12 s outage: reported as long as it was (±3 s); every delta sent meanwhile delivered, in order', async () => {
       const runner = await openBus('rl-outage-runner');
       const gateway = await openBus('rl-outage-gateway');
-      const run = await startRun(database.store);
+      const run = await startRun(world.database.store);
       const watched = follow(gateway, run.runId);
       runner.publish(delta(run.runId, 0, 1));
       await vi.waitFor(() => expect(watched.seen).toEqual(['d0.1']));
 
       const stoppedAt = performance.now();
-      await redis.stop();
+      await world.redis.stop();
       await vi.waitFor(() => expect(runner.health()).toBe('deaf'), { timeout: 20_000 });
       // Deltas throughout the outage: one every 100 ms, as a streaming runner sends them.
       let seq = 1;
       const sending = setInterval(() => runner.publish(delta(run.runId, 0, ++seq)), 100);
       await new Promise((resolve) => setTimeout(resolve, 12_000));
       clearInterval(sending);
-      await redis.start();
+      await world.redis.start();
       const backAt = performance.now();
       await vi.waitFor(
         () => expect(outages(runner.errors).map((e) => e.phase)).toEqual(['started', 'ended']),
@@ -153,13 +117,12 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
       // 1 s backoff; the slack is for a loaded machine, the 12 s are what is measured.
       expect(Math.abs(reported.durationMs! - observedMs)).toBeLessThanOrEqual(3_000);
       // The health change may reach its listener just after the outage report.
-      await vi.waitFor(() => expect(runner.healths.at(-1)?.health).toBe('live'), {
+      await vi.waitFor(() => expect(runner.healths.at(-1)).toBe('live'), {
         timeout: 20_000,
         interval: 20,
       });
-      const live = runner.healths.at(-1)!;
       // Live on reconnecting, not after a fresh 5 s blocking read.
-      expect(live.at - backAt).toBeLessThan(5_000);
+      expect(runner.healthAt.at(-1)! - backAt).toBeLessThan(5_000);
 
       // Every delta sent while Redis was down was queued (within `maxQueuedMs`, 60 s, and
       // `maxQueuedCommands`) and arrives once it is back, in order: none dropped.

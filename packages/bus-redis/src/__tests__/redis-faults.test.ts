@@ -1,12 +1,12 @@
 import type { RunEvent } from '@runlight/protocol';
-import { createAgentRuntime, type RunEventSourceHealth } from '@runlight/runtime';
+import { createAgentRuntime } from '@runlight/runtime';
 import { scriptedModel } from '@runlight/runtime/testing';
 import { startGateway } from '@runlight/store-postgres';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRedisEventBus, type RedisEventBus } from '../index';
+import { describe, expect, it, vi } from 'vitest';
 import { delta, follow, startRun } from './bus-fixtures';
-import { openPostgresStore, postgresUnavailable } from './postgres-store';
-import { adminClient, freshPrefix, ownRedisUnavailable, startOwnRedis } from './redis-test-server';
+import { ownRedisWorld } from './own-redis-world';
+import { postgresUnavailable } from './postgres-store';
+import { adminClient, ownRedisUnavailable } from './redis-test-server';
 import { followRun, gapsOf } from './sse-follower';
 
 /**
@@ -18,49 +18,18 @@ const QUICK = { livenessIntervalMs: 200, livenessTimeoutMs: 5_000 };
 describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
   `the Redis event bus across Redis faults (a redis-server of its own${ownRedisUnavailable ? `; not run: ${ownRedisUnavailable}` : ''})`,
   () => {
-    let database: Awaited<ReturnType<typeof openPostgresStore>>;
-    let redis: Awaited<ReturnType<typeof startOwnRedis>>;
-    const prefix = freshPrefix();
-    const closing: (() => Promise<void>)[] = [];
-    beforeAll(async () => {
-      database = await openPostgresStore();
-      redis = await startOwnRedis();
-    });
-    afterEach(async () => {
-      for (const close of closing.splice(0).reverse()) await close();
-    });
-    afterAll(async () => {
-      await redis?.stop();
-      await database?.close();
-    });
-
-    const openBus = async (name: string) => {
-      const errors: unknown[] = [];
-      const healths: RunEventSourceHealth[] = [];
-      const bus = await createRedisEventBus({
-        url: redis.url,
-        clientOptions: { name },
-        store: database.store,
-        keyPrefix: prefix,
-        onError: (error) => errors.push(error),
-        ...QUICK,
-      });
-      bus.onHealthChange((health) => healths.push(health));
-      closing.push(() => bus.close());
-      return Object.assign(bus, { errors, healths }) as RedisEventBus & {
-        errors: unknown[];
-        healths: RunEventSourceHealth[];
-      };
-    };
+    const world = ownRedisWorld(QUICK);
+    const openBus = (name: string) => world.openBus({ clientOptions: { name } });
+    const { closing, prefix } = world;
 
     it('resumes a killed reading connection from the last entry id it read: no delta is lost', async () => {
       const a = await openBus('rl-runner');
       const b = await openBus('rl-gateway');
-      const run = await startRun(database.store);
+      const run = await startRun(world.database.store);
       const onB = follow(b, run.runId);
       for (let seq = 1; seq <= 50; seq++) a.publish(delta(run.runId, 0, seq));
       await vi.waitFor(() => expect(onB.seen).toHaveLength(50));
-      const admin = await adminClient(redis.url);
+      const admin = await adminClient(world.redis.url);
       try {
         // Every connection of the gateway's bus, as a proxy's idle timeout or a failover ends them.
         const clients = String(await admin.client.sendCommand(['CLIENT', 'LIST']));
@@ -84,32 +53,32 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
 
     it('closes while Redis is down: what it could not send is reported, not waited on forever', async () => {
       const a = await openBus('rl-runner');
-      const run = await startRun(database.store);
-      await redis.stop();
+      const run = await startRun(world.database.store);
+      await world.redis.stop();
       a.publish(delta(run.runId, 0, 1));
       await a.close();
       expect(a.errors.some((error) => String(error).includes('before close'))).toBe(true);
-      await redis.start();
+      await world.redis.start();
     });
 
     it('keeps a watcher on the gateway gap-free through a Redis restart mid-run', async () => {
       const runnerBus = await openBus('rl-runner');
       const gatewayBus = await openBus('rl-gateway');
       const runner = createAgentRuntime({
-        store: database.store,
+        store: world.database.store,
         events: runnerBus,
         owner: 'runner-a',
       });
       closing.push(() => runner.close());
       const gateway = await startGateway({
-        store: database.store,
+        store: world.database.store,
         bus: gatewayBus,
         exposeInternals: true,
         authorize: 'public',
       });
       closing.push(() => gateway.close());
       const runId = `redis-restart-${prefix}`;
-      await database.store.createRun({ runId });
+      await world.database.store.createRun({ runId });
       const published: RunEvent[] = [];
       runner.subscribe(runId, (event) => published.push(event));
       const watcher = followRun(gateway.origin, runId);
@@ -126,14 +95,16 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
           ),
         { timeout: 20_000, interval: 10 },
       );
-      await redis.restart();
+      await world.redis.restart();
       const run = await done;
       expect(run.status).toBe('completed');
       const followed = await watcher;
       // Every durable event arrived in order, or a reset reloaded past it: no gap.
       expect(gapsOf(followed)).toEqual([]);
-      expect(followed.durable.at(-1)).toEqual((await database.store.readEvents(runId)).at(-1));
-      const snapshot = await database.store.getSnapshot(runId);
+      expect(followed.durable.at(-1)).toEqual(
+        (await world.database.store.readEvents(runId)).at(-1),
+      );
+      const snapshot = await world.database.store.getSnapshot(runId);
       expect(snapshot.assistant?.message.parts).toContainEqual(
         expect.objectContaining({ type: 'text', text: text.join('') }),
       );

@@ -1,15 +1,10 @@
-import type { RunEventSourceHealth } from '@runlight/runtime';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  createRedisEventBus,
-  RedisBusOutageError,
-  type RedisEventBus,
-  type RedisEventBusOptions,
-} from '../index';
+import { describe, expect, it, vi } from 'vitest';
+import { RedisBusOutageError } from '../index';
 import { RECONNECT_DELAY_CAP_MS } from '../redis-connection';
 import { delta, follow, startRun } from './bus-fixtures';
-import { openPostgresStore, postgresUnavailable } from './postgres-store';
-import { freshPrefix, ownRedisUnavailable, startOwnRedis } from './redis-test-server';
+import { ownRedisWorld } from './own-redis-world';
+import { postgresUnavailable } from './postgres-store';
+import { ownRedisUnavailable } from './redis-test-server';
 
 /**
  * Liveness only as a hang bound: the outage is a killed server, which both connections hear as
@@ -26,52 +21,20 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
   `a Redis outage as the bus reports it (a redis-server of its own${ownRedisUnavailable ? `; not run: ${ownRedisUnavailable}` : ''})`,
   () => {
-    let database: Awaited<ReturnType<typeof openPostgresStore>>;
-    let redis: Awaited<ReturnType<typeof startOwnRedis>>;
-    const prefix = freshPrefix();
-    const closing: (() => Promise<void>)[] = [];
-    beforeAll(async () => {
-      database = await openPostgresStore();
-      redis = await startOwnRedis();
-    });
-    afterEach(async () => {
-      for (const close of closing.splice(0).reverse()) await close();
-    });
-    afterAll(async () => {
-      await redis?.stop();
-      await database?.close();
-    });
-
-    const openBus = async (extra: Partial<RedisEventBusOptions> = {}) => {
-      const errors: unknown[] = [];
-      const healths: RunEventSourceHealth[] = [];
-      const bus = await createRedisEventBus({
-        url: redis.url,
-        store: database.store,
-        keyPrefix: prefix,
-        onError: (error) => errors.push(error),
-        ...LIVENESS,
-        ...extra,
-      });
-      bus.onHealthChange((health) => healths.push(health));
-      closing.push(() => bus.close());
-      return Object.assign(bus, { errors, healths }) as RedisEventBus & {
-        errors: unknown[];
-        healths: RunEventSourceHealth[];
-      };
-    };
+    const world = ownRedisWorld(LIVENESS);
+    const { openBus } = world;
 
     it('reports an outage once per process when it starts and once when it ends — not once per dropped delta — and is back after Redis', async () => {
       // A sending queue of 10 commands: what the runner publishes past it while Redis is down
       // is dropped, one failed command per delta.
       const runner = await openBus({ maxQueuedCommands: 10 });
       const gateway = await openBus();
-      const run = await startRun(database.store);
+      const run = await startRun(world.database.store);
       const watched = follow(gateway, run.runId);
       runner.publish(delta(run.runId, 0, 1));
       await until(() => expect(watched.seen).toEqual(['d0.1']));
 
-      await redis.stop();
+      await world.redis.stop();
       await until(() => {
         expect(runner.health()).toBe('deaf');
         expect(gateway.health()).toBe('deaf');
@@ -88,7 +51,7 @@ describe.runIf(postgresUnavailable === null && ownRedisUnavailable === null)(
       expect(gateway.errors.map(phaseOf)).toEqual(['started']);
       const restartedAt = performance.now();
 
-      await redis.start();
+      await world.redis.start();
       // Both sides of both processes reconnect (node-redis retries at most
       // RECONNECT_DELAY_CAP_MS apart, the reading loop reads the moment its connection is ready).
       await until(() => {
