@@ -19,6 +19,7 @@ export {
   textDelta,
   textMessage,
 } from './protocol-fixtures';
+export { sendThenRead } from './send-then-read';
 export type { ProxiedConnection, TcpProxy } from './tcp-proxy';
 export { startTcpProxy } from './tcp-proxy';
 export { requestAttempt, TIMELINE_HISTORY } from './timeline-fixtures';

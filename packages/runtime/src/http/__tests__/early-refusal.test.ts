@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { sendThenRead } from '@runlight/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunEventHub } from '../../events/event-hub';
 import { createAgentRuntimeStore } from '../../store/agent-runtime-store';
@@ -113,60 +113,6 @@ async function fetchUpload(url: string, token?: string): Promise<number | string
   }
 }
 
-/**
- * A client that sends its whole body before it reads a byte of the answer (as many simple
- * clients do): a server that stops reading leaves it blocked; one that resets the connection
- * makes its writes fail (`EPIPE`, `ECONNRESET`) and the answer is lost.
- */
-function sendThenRead(url: string, token?: string): Promise<number | string> {
-  const { hostname, port, pathname } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    let received = '';
-    let settled = false;
-    const settle = (value: number | string) => {
-      if (settled) return;
-      settled = true;
-      socket.destroy();
-      resolve(value);
-    };
-    socket.on('error', (error: NodeJS.ErrnoException) => settle(error.code ?? error.message));
-    socket.on('data', (data: Buffer) => {
-      received += data.toString('latin1');
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
-      if (status && received.includes('\r\n\r\n')) settle(Number(status[1]));
-    });
-    socket.on('close', () => settle(`closed before an answer (${received.length} bytes)`));
-    socket.pause(); // reads nothing until the body is sent
-    const head =
-      `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
-      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n' +
-      `${token ? `Authorization: Bearer ${token}\r\n` : ''}\r\n`;
-    const chunk = Buffer.alloc(256 * 1024, 0x20);
-    const frame = Buffer.concat([
-      Buffer.from(`${chunk.byteLength.toString(16)}\r\n`),
-      chunk,
-      Buffer.from('\r\n'),
-    ]);
-    let sent = 0;
-    const write = () => {
-      while (!settled && sent < UPLOAD_BYTES) {
-        sent += chunk.byteLength;
-        if (!socket.write(frame)) {
-          socket.once('drain', write);
-          return;
-        }
-      }
-      if (!settled) {
-        socket.write('0\r\n\r\n');
-        socket.resume(); // now it reads the answer
-      }
-    };
-    socket.write(head);
-    write();
-  });
-}
-
 describe('a refusal answered while a 50 MiB body is still arriving reaches the client', () => {
   it.each([
     ['401 on approvals (no credentials)', '/api/runs/run-1/approvals', undefined, 401],
@@ -180,7 +126,7 @@ describe('a refusal answered while a 50 MiB body is still arriving reaches the c
     for (let attempt = 0; attempt < 4; attempt++) {
       answers.push(await upload(`${origin}${path}`, token));
       answers.push(await fetchUpload(`${origin}${path}`, token));
-      answers.push(await sendThenRead(`${origin}${path}`, token));
+      answers.push(await sendThenRead(`${origin}${path}`, { token, bytes: UPLOAD_BYTES }));
     }
     expect(answers).toEqual(Array.from({ length: 12 }, () => status));
   });
