@@ -18,24 +18,44 @@ const CHAT_ID = 'chat-1';
 /**
  * One transport per page, made in the browser: `POST /api/chat` starts a run, `GET /api/chat`
  * gives the conversation back (any tab, any device), `/api` serves the runs. Its client is the
- * provider's too (one event stream per run).
+ * provider's too (one event stream per run). `subscribe` tells the page when the run id or
+ * `resuming()` may have changed.
  */
 function createTransport() {
   const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
   const transport = createRunlightChatTransport({
     baseUrl: '/api',
     start: '/api/chat',
     chats: '/api/chat',
     // A run id known only after a stop (the start request still answers it) re-renders too.
-    onRunStarted: () => {
-      for (const listener of listeners) listener();
-    },
+    onRunStarted: changed,
   });
-  const subscribeRunId = (listener: () => void) => {
+  // Whether `resume: true`'s reconnect is pending (from the page's start until the first one
+  // settles, and during any later one). When it finds nothing to resume, AI SDK 7 sets the
+  // status back to `ready` even if a message was sent meanwhile: that send would read as idle,
+  // with Stop disabled (the same race: cloudflare/agents#1054). Send waits for it.
+  let settled = false;
+  let reconnecting = 0;
+  const reconnect = transport.reconnectToStream.bind(transport);
+  transport.reconnectToStream = async (options) => {
+    reconnecting++;
+    changed();
+    try {
+      return await reconnect(options);
+    } finally {
+      reconnecting--;
+      settled = true;
+      changed();
+    }
+  };
+  const subscribe = (listener: () => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  return Object.assign(transport, { subscribeRunId });
+  return Object.assign(transport, { subscribe, resuming: () => !settled || reconnecting > 0 });
 }
 
 /**
@@ -92,15 +112,21 @@ function BrowserChat({
   });
   const [input, setInput] = useState('');
   const runId = useSyncExternalStore(
-    transport.subscribeRunId,
+    transport.subscribe,
     () => transport.getRunId(CHAT_ID),
     () => null,
   );
+  const resuming = useSyncExternalStore(transport.subscribe, transport.resuming, () => true);
   const busy = chat.status === 'streaming' || chat.status === 'submitted';
 
   return (
     <RunlightProvider client={client}>
-      <div className="chat" data-chat="ready" data-chat-status={chat.status}>
+      <div
+        className="chat"
+        data-chat="ready"
+        data-chat-status={chat.status}
+        data-chat-resuming={resuming || undefined}
+      >
         <aside className="chat-run">
           <h2>Run</h2>
           {runId ? (
@@ -142,7 +168,7 @@ function BrowserChat({
               placeholder="Say something"
               aria-label="Message"
             />
-            <button type="submit" disabled={busy}>
+            <button type="submit" disabled={busy || resuming}>
               Send
             </button>
             <button type="button" onClick={() => void chat.stop()} disabled={!busy}>

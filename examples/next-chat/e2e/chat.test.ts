@@ -191,7 +191,8 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
     await page.goto(server.url);
     await page.locator('[data-chat="ready"]').waitFor();
     // The chat is shared with the tests before: a run of theirs still settling resumes here
-    // first, and Send is taken only once the chat is ready again.
+    // first, and Send is taken only once the chat is ready again and the resume has settled
+    // (Send is disabled until then; a message sent meanwhile read as idle: `useResume`).
     await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 15_000 });
     await page.getByLabel('Message').fill('Count to a hundred and fifty');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -223,6 +224,35 @@ describe('examples/next-chat in Chromium (production build, scripted model)', ()
       .waitFor({ timeout: 15_000 });
     expect(await emptyBubbles()).toBe(0);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('Send waits while the resume looks for a run: a message sent then would read as idle', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    // The page's first GET /api/chat loads the chat; the second is the resume's reconnect:
+    // held until the test has looked.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let gets = 0;
+    await page.route('**/api/chat?*', async (route) => {
+      if (route.request().method() === 'GET' && ++gets === 2) await released;
+      await route.continue();
+    });
+    await page.goto(server.url);
+    await page.locator('[data-chat="ready"][data-chat-resuming]').waitFor();
+    const send = page.getByRole('button', { name: 'Send' });
+    await page.getByLabel('Message').fill('Count to a hundred and fifty');
+    expect(await send.isDisabled()).toBe(true);
+    expect(await page.locator('.chat').getAttribute('data-chat-status')).toBe('ready');
+    release();
+    await page.locator('[data-chat="ready"]:not([data-chat-resuming])').waitFor();
+    await send.click();
+    await page.locator('[data-chat-status="streaming"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('[data-chat-status="ready"]').waitFor({ timeout: 30_000 });
     await context.close();
   });
 
