@@ -115,8 +115,10 @@ describe('runlight tail: a worker that dies, and the one that takes over', () =>
     for (const [at, index] of stalls.entries()) {
       if (at > 0) expect(index).toBeGreaterThan(stalls[at - 1]! + 1);
     }
-    // The stall is dated by the lease it outlived; the takeover by the new owner's acquisition.
-    expect(lines[stall]).toMatch(new RegExp(`^${stalledAt.replace('.', '\\.')} `));
+    // The stall is dated by the lease it outlived (the last stall's: on a loaded machine a
+    // renewal can reach the tail after the lease it renewed ran out, and an earlier stall line is
+    // dated by that lease); the takeover by the new owner's acquisition.
+    expect(lines[stalls.at(-1)!]).toMatch(new RegExp(`^${stalledAt.replace('.', '\\.')} `));
     const acquired = (await store.readEvents(runId)).find(
       (event) =>
         event.type === 'run-status' && event.change === 'acquired' && event.fencingToken === 2,
