@@ -86,6 +86,12 @@ function start(world: ScenarioWorld, runtime: AgentRuntime, options: StartRunOpt
   runtime.startRun(options).done.catch(() => {});
 }
 
+/** Where a test may hold `quick-answer`, by content part of its one model request. */
+const QUICK_ANSWER_GATES = new Map([
+  [8, 'mid-text'],
+  [18, 'late-text'],
+]);
+
 /** How each scenario starts its run on the demo's runtimes. */
 export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
   // A test may hold the last step's compaction (`last-compaction`).
@@ -111,13 +117,9 @@ export const SCENARIO_RUNS: Record<ScenarioId, Starter> = {
     start(world, world.worker, {
       runId,
       model: gatedModel(model, (call, part, signal) =>
-        call !== 0
-          ? undefined
-          : part === 8
-            ? world.gate(runId, 'mid-text', signal)
-            : part === 18
-              ? world.gate(runId, 'late-text', signal)
-              : undefined,
+        call === 0 && QUICK_ANSWER_GATES.has(part)
+          ? world.gate(runId, QUICK_ANSWER_GATES.get(part)!, signal)
+          : undefined,
       ),
       messages: user('Say hello.'),
     });
